@@ -1,0 +1,306 @@
+"""ESPRAttention: multi-head attention with structured positional rotations (Tier 4 of the ESPR derivation).
+
+Per head, with W_Q, W_K, W_V the projections, U = cayley(skew(.)) a learnable orthogonal basis, freqs the
+learnable plane frequencies (T2.4's beta), P a learnable Cayley post-rotation and Pi = Pi_act (T2.10):
+
+    q~_i = Pi R_sp(r_i) Pi W_Q x_i,   k~_j = Pi R_sp(r_j) Pi W_K x_j,   R_sp(r) = R_STR(r) P  (T3.5, T4.3)
+    alpha_ij = q~_i^T k~_j / sqrt(2m)                                                      (T4.4)
+    out_i = W_O sum_j softmax_j(alpha_ij) W_V x_j
+
+Fast form (``forward``): in U's basis R_STR(r) is block-diagonal (T2.7), so U^T Pi R_sp(r) Pi W_Q equals
+B(theta(r)) [Q_act U_act^T W_Q] with B the 2x2 plane rotations and Q = U^T P U.  The bracket depends on the
+parameters only: it is recomputed once per call (O(H d_h^2 D), independent of the sequence), after which each
+token costs a plain projection plus O(d_h) rotations, like RoPE.  ``fold_post_rotation()`` freezes that
+bracket into a plain projection (inference form).  ``reference_forward`` is the dense definition above.
+Internally the planes use a "half" layout (all first coordinates, then all second ones); permuting q and
+k alike leaves every logit unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .rotations import Pi_act, cayley, commuting_generators, skew
+
+__all__ = ["ESPRAttention", "FoldedESPRAttention"]
+
+
+def _initial_freqs(n_heads: int, d_c: int, m: int, theta: float, how, generator, dtype, device) -> Tensor:
+    """(H, d_c, m) starting frequencies.  "axial": plane u follows coordinate u mod d_c with a RoPE ladder
+    theta^{-j/n_k} (exactly RoPE for d_c = 1, 2m = d_h); "mixed": RoPE magnitudes theta^{-u/m} along random
+    unit directions of R^{d_c}; a tensor (d_c, m) or (H, d_c, m) is used as given."""
+    if isinstance(how, Tensor):
+        f = how.to(dtype=dtype, device=device)
+        if f.shape not in ((d_c, m), (n_heads, d_c, m)):
+            raise ValueError(f"freq_init tensor must be ({d_c}, {m}) or ({n_heads}, {d_c}, {m}), got {tuple(f.shape)}")
+        return f.expand(n_heads, d_c, m).clone()
+    if how == "axial":
+        f = torch.zeros(d_c, m, dtype=dtype)
+        for u in range(m):
+            k, j = u % d_c, u // d_c
+            f[k, u] = theta ** (-j / len(range(k, m, d_c)))
+        return f.expand(n_heads, d_c, m).clone().to(device)
+    if how == "mixed":
+        mags = theta ** (-torch.arange(m, dtype=dtype) / m)
+        dirs = torch.randn(n_heads, d_c, m, generator=generator, dtype=dtype)
+        return (dirs / dirs.norm(dim=1, keepdim=True) * mags).to(device)
+    raise ValueError(f"freq_init must be 'axial', 'mixed' or a tensor, got {how!r}")
+
+
+def _half_layout(m: int, d_keep: int) -> list[int]:
+    """Row order (0, 2, ..., 2m-2, 1, 3, ..., 2m-1, 2m, ..., d_keep-1)."""
+    return list(range(0, 2 * m, 2)) + list(range(1, 2 * m, 2)) + list(range(2 * m, d_keep))
+
+
+def _merge_masks(attn_mask: Tensor | None, causal: bool, n: int, device) -> tuple[Tensor | None, bool]:
+    """SDPA (mask, is_causal) for an optional user mask (bool: True = attend, or additive float) and causality."""
+    if not causal or attn_mask is None:
+        return attn_mask, causal
+    keep = torch.ones(n, n, dtype=torch.bool, device=device).tril()
+    if attn_mask.dtype == torch.bool:
+        return attn_mask & keep, False
+    return attn_mask.masked_fill(~keep, float("-inf")), False
+
+
+def _check_inputs(x: Tensor, r: Tensor, d_model: int, d_c: int) -> Tensor:
+    if x.dim() != 3 or x.shape[-1] != d_model:
+        raise ValueError(f"x must have shape (B, N, {d_model}), got {tuple(x.shape)}")
+    r = torch.as_tensor(r, device=x.device)
+    if r.shape != (*x.shape[:2], d_c):
+        raise ValueError(f"r must have shape {(*x.shape[:2], d_c)} (B, N, d_c), got {tuple(r.shape)}")
+    return r.to(x.dtype)
+
+
+def _rotated_attention(x: Tensor, r: Tensor, weight: Tensor, bias: Tensor | None, freqs: Tensor, *,
+                       m: int, d_keep: int, head_dim: int, scale: float, causal: bool,
+                       attn_mask: Tensor | None, dropout_p: float) -> Tensor:
+    """Shared fast kernel.  weight (H (2 d_keep + head_dim), D) with q, k rows in half layout, freqs (H, d_c, m).
+    x (B, N, D), r (B, N, d_c) -> (B, N, H head_dim), before the output projection."""
+    B, N, _ = x.shape
+    H, d_c = freqs.shape[0], freqs.shape[1]
+    qk, v = F.linear(x, weight, bias).split((2 * H * d_keep, H * head_dim), dim=-1)
+    qk = qk.view(B, N, 2, H, d_keep)
+    theta = (r @ freqs.permute(1, 0, 2).reshape(d_c, H * m)).view(B, N, 1, H, m)
+    cos, sin = torch.cos(theta), torch.sin(theta)
+    a, b = qk[..., :m], qk[..., m: 2 * m]
+    parts = [a * cos - b * sin, a * sin + b * cos]
+    if d_keep > 2 * m:
+        parts.append(qk[..., 2 * m:])
+    q, k = torch.cat(parts, dim=-1).transpose(1, 3).unbind(2)  # (B, H, N, d_keep) each
+    v = v.view(B, N, H, head_dim).transpose(1, 2)
+    mask, is_causal = _merge_masks(attn_mask, causal, N, x.device)
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p,
+                                         is_causal=is_causal, scale=scale)
+    return out.transpose(1, 2).reshape(B, N, H * head_dim)
+
+
+class ESPRAttention(nn.Module):
+    """Multi-head attention whose queries and keys are rotated by R_sp(r) = R_STR(r) P (ESPR / STRING).
+
+    Args:
+        d_model, n_heads: model width D and number of heads H.
+        d_c: number of position coordinates; forward takes r (B, N, d_c).
+        head_dim: d_h (default d_model // n_heads).  n_planes: m rotating planes per head (default d_h // 2).
+        theta, freq_init: frequency initialisation, see ``_initial_freqs`` ("axial" = RoPE for d_c = 1).
+        learn_freqs: frequencies are parameters (else a buffer).
+        learn_basis: U = cayley(skew(W_U)) is learned (starts at I); False fixes U = I (the O(d) path).
+        post_rotation: "free" P = U cayley(skew(W_P)) U^T in SO(d_h) (the ESPR class); "structured"
+            P = U diag(I_2m, cayley(skew(W_null))) U^T in 𝒜 (the STRING class, T3.4 - invisible in the
+            logits when project_active, by T3.6); "none" P = I.  W_P starts at 0, so P starts at I.
+        generator_mode: "commuting" (L_k = U (⊕ freqs J ⊕ 0) U^T) or "free": L_k plus a learnable skew
+            perturbation (non-commuting, eps_comm > 0); "free" runs the dense ``reference_forward``.
+        project_active: apply Pi_act as in T4.3 and scale by 1/sqrt(2m) (default); False keeps the null
+            block unrotated in the logits and scales by 1/sqrt(d_h).
+        causal, scale (default 1/sqrt(2m) resp. 1/sqrt(d_h)), dropout (attention dropout), bias.
+        generator: torch.Generator for random initialisation.  dtype: default float64.
+    """
+
+    def __init__(self, d_model: int, n_heads: int, d_c: int, *, head_dim: int | None = None,
+                 n_planes: int | None = None, theta: float = 10000.0, freq_init="axial",
+                 learn_freqs: bool = True, learn_basis: bool = True, post_rotation: str = "free",
+                 generator_mode: str = "commuting", project_active: bool = True, causal: bool = False,
+                 bias: bool = False, scale: float | None = None, dropout: float = 0.0,
+                 generator: torch.Generator | None = None, device=None, dtype=None):
+        super().__init__()
+        dtype = torch.float64 if dtype is None else dtype
+        if min(d_model, n_heads, d_c) < 1:
+            raise ValueError(f"d_model, n_heads, d_c must be positive, got {d_model}, {n_heads}, {d_c}")
+        if head_dim is None:
+            if d_model % n_heads:
+                raise ValueError(f"d_model = {d_model} is not divisible by n_heads = {n_heads}; pass head_dim")
+            head_dim = d_model // n_heads
+        m = head_dim // 2 if n_planes is None else n_planes
+        if not 1 <= m <= head_dim // 2:
+            raise ValueError(f"need 1 <= n_planes <= head_dim // 2 = {head_dim // 2}, got {m}")
+        if post_rotation not in ("free", "structured", "none"):
+            raise ValueError(f"post_rotation must be 'free', 'structured' or 'none', got {post_rotation!r}")
+        if generator_mode not in ("commuting", "free"):
+            raise ValueError(f"generator_mode must be 'commuting' or 'free', got {generator_mode!r}")
+        self.d_model, self.n_heads, self.d_c, self.head_dim, self.n_planes = d_model, n_heads, d_c, head_dim, m
+        self.post_rotation, self.generator_mode, self.project_active = post_rotation, generator_mode, project_active
+        self.causal, self.dropout = causal, dropout
+        self.d_keep = 2 * m if project_active else head_dim  # query/key width entering the logits
+        self.scale = 1.0 / math.sqrt(self.d_keep) if scale is None else float(scale)
+        fk = dict(device=device, dtype=dtype)
+        H, d_null = n_heads, head_dim - 2 * m
+        self.qkv = nn.Linear(d_model, 3 * H * head_dim, bias=bias, **fk)
+        self.out_proj = nn.Linear(H * head_dim, d_model, bias=bias, **fk)
+        freqs = _initial_freqs(H, d_c, m, theta, freq_init, generator, dtype, device)
+        if learn_freqs:
+            self.freqs = nn.Parameter(freqs)
+        else:
+            self.register_buffer("freqs", freqs)
+        self.basis_skew = nn.Parameter(torch.zeros(H, head_dim, head_dim, **fk)) if learn_basis else None
+        post_dim = {"free": head_dim, "structured": d_null, "none": 0}[post_rotation]
+        self.post_skew = nn.Parameter(torch.zeros(H, post_dim, post_dim, **fk)) if post_dim else None
+        self.generator_perturbation = (nn.Parameter(torch.zeros(H, d_c, head_dim, head_dim, **fk))
+                                       if generator_mode == "free" else None)
+        self.register_buffer("_layout", torch.tensor(_half_layout(m, self.d_keep), device=device), persistent=False)
+
+    # ------------------------------------------------------------------ the parametrised matrices
+    def _eye(self) -> Tensor:
+        w = self.qkv.weight
+        return torch.eye(self.head_dim, dtype=w.dtype, device=w.device).expand(self.n_heads, -1, -1)
+
+    def basis(self) -> Tensor:
+        """U (H, d_h, d_h), orthogonal."""
+        return self._eye() if self.basis_skew is None else cayley(skew(self.basis_skew))
+
+    def _post_in_basis(self) -> Tensor | None:
+        """Q = U^T P U (H, d_h, d_h), or None when P = I."""
+        if self.post_skew is None:
+            return None
+        Q = cayley(skew(self.post_skew))
+        if self.post_rotation == "structured":  # diag(I_2m, Q_null)
+            H, a, n = self.n_heads, 2 * self.n_planes, Q.shape[-1]
+            eye_a = torch.eye(a, dtype=Q.dtype, device=Q.device).expand(H, a, a)
+            top = torch.cat((eye_a, Q.new_zeros(H, a, n)), dim=-1)
+            Q = torch.cat((top, torch.cat((Q.new_zeros(H, n, a), Q), dim=-1)), dim=-2)
+        return Q
+
+    def post_rotation_matrix(self) -> Tensor:
+        """P (H, d_h, d_h) in the original coordinates."""
+        Q = self._post_in_basis()
+        if Q is None:
+            return self._eye()
+        U = self.basis()
+        return U @ Q @ U.mT
+
+    def generators(self) -> Tensor:
+        """L (H, d_c, d_h, d_h); commuting unless generator_mode == "free"."""
+        L = commuting_generators(self.basis(), self.freqs, check_orthogonal=False)
+        return L if self.generator_perturbation is None else L + skew(self.generator_perturbation)
+
+    def active_projector(self) -> Tensor:
+        """Pi (H, d_h, d_h): Pi_act = U diag(I_2m, 0) U^T, or I when project_active is False."""
+        return Pi_act(self.basis(), self.n_planes) if self.project_active else self._eye()
+
+    def _qk_map(self) -> Tensor | None:
+        """G (H, d_keep, d_h) with U^T Pi R_sp(r) Pi q = B(theta(r)) G q (rows in half layout); None if G only
+        selects rows (U = I, P = I)."""
+        Q = self._post_in_basis()
+        if self.basis_skew is None and Q is None:
+            return None
+        Ut = self.basis().mT
+        a = 2 * self.n_planes
+        if self.project_active:
+            G = Ut[:, :a] if Q is None else Q[:, :a, :a] @ Ut[:, :a]
+        else:
+            G = Ut if Q is None else Q @ Ut
+        return G[:, self._layout]
+
+    def _folded_qkv(self) -> tuple[Tensor, Tensor | None]:
+        """Projection weight (H (2 d_keep + d_h), D) and bias with U, P and Pi folded into the q, k rows."""
+        H, hd, dk = self.n_heads, self.head_dim, self.d_keep
+        G = self._qk_map()
+
+        def fold(w: Tensor) -> Tensor:  # w (H hd, ...) -> (H dk, ...)
+            wh = w.reshape(H, hd, -1)
+            out = wh[:, self._layout] if G is None else G @ wh
+            return out.reshape(H * dk, *w.shape[1:])
+
+        Wq, Wk, Wv = self.qkv.weight.split(H * hd)
+        weight = torch.cat((fold(Wq), fold(Wk), Wv))
+        bias = None
+        if self.qkv.bias is not None:
+            bq, bk, bv = self.qkv.bias.split(H * hd)
+            bias = torch.cat((fold(bq[:, None])[:, 0], fold(bk[:, None])[:, 0], bv))
+        return weight, bias
+
+    # ------------------------------------------------------------------ forward passes
+    def forward(self, x: Tensor, r: Tensor, attn_mask: Tensor | None = None) -> Tensor:
+        """x (B, N, d_model), r (B, N, d_c), attn_mask broadcastable to (B, H, N, N) (bool True = attend, or
+        additive float)  ->  (B, N, d_model)."""
+        r = _check_inputs(x, r, self.d_model, self.d_c)
+        if self.generator_mode == "free":
+            return self.reference_forward(x, r, attn_mask)
+        weight, bias = self._folded_qkv()
+        out = _rotated_attention(x, r, weight, bias, self.freqs, m=self.n_planes, d_keep=self.d_keep,
+                                 head_dim=self.head_dim, scale=self.scale, causal=self.causal,
+                                 attn_mask=attn_mask, dropout_p=self.dropout if self.training else 0.0)
+        return self.out_proj(out)
+
+    def reference_forward(self, x: Tensor, r: Tensor, attn_mask: Tensor | None = None) -> Tensor:
+        """The dense definition (matrix exponential per token and head; O(N d_h^3)).  Same signature as forward."""
+        r = _check_inputs(x, r, self.d_model, self.d_c)
+        B, N, _ = x.shape
+        H, hd = self.n_heads, self.head_dim
+        q, k, v = self.qkv(x).view(B, N, 3, H, hd).permute(2, 0, 3, 1, 4)  # (B, H, N, hd) each
+        A_r = torch.einsum("bnk,hkij->bhnij", r, self.generators()).contiguous()  # A(r_i)
+        R = torch.linalg.matrix_exp(A_r)  # R_STR(r_i)
+        Pi = self.active_projector()[:, None]
+        M = Pi @ R @ self.post_rotation_matrix()[:, None] @ Pi  # Pi R_sp(r_i) Pi, (B, H, N, hd, hd)
+        q_t, k_t = (M @ q[..., None]).squeeze(-1), (M @ k[..., None]).squeeze(-1)
+        logits = q_t @ k_t.mT * self.scale
+        mask, is_causal = _merge_masks(attn_mask, self.causal, N, x.device)
+        if is_causal:
+            mask = torch.ones(N, N, dtype=torch.bool, device=x.device).tril()
+        if mask is not None:
+            logits = logits.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else logits + mask
+        weights = F.dropout(torch.softmax(logits, dim=-1), self.dropout, self.training)
+        return self.out_proj((weights @ v).transpose(1, 2).reshape(B, N, H * hd))
+
+    def fold_post_rotation(self) -> "FoldedESPRAttention":
+        """Inference form: a detached copy with U, P and Pi_act folded into the query/key projection."""
+        if self.generator_mode == "free":
+            raise ValueError("non-commuting generators have no fixed block basis to fold into the projection")
+        with torch.no_grad():
+            weight, bias = self._folded_qkv()
+            return FoldedESPRAttention(weight, bias, self.freqs.detach(), self.out_proj, d_model=self.d_model,
+                                       n_planes=self.n_planes, d_keep=self.d_keep, head_dim=self.head_dim,
+                                       scale=self.scale, causal=self.causal, dropout=self.dropout)
+
+    def extra_repr(self) -> str:
+        return (f"d_model={self.d_model}, n_heads={self.n_heads}, d_c={self.d_c}, head_dim={self.head_dim}, "
+                f"n_planes={self.n_planes}, post_rotation={self.post_rotation!r}, "
+                f"generator_mode={self.generator_mode!r}, learn_basis={self.basis_skew is not None}, "
+                f"project_active={self.project_active}, causal={self.causal}")
+
+
+class FoldedESPRAttention(nn.Module):
+    """Inference form of ESPRAttention (from ``fold_post_rotation``): one projection whose query/key rows
+    already contain U^T, P and Pi_act, then O(d_h) plane rotations per token.  Same forward signature."""
+
+    def __init__(self, weight: Tensor, bias: Tensor | None, freqs: Tensor, out_proj: nn.Linear, *, d_model: int,
+                 n_planes: int, d_keep: int, head_dim: int, scale: float, causal: bool, dropout: float):
+        super().__init__()
+        self.d_model, self.n_heads, self.d_c = d_model, freqs.shape[0], freqs.shape[1]
+        self.n_planes, self.d_keep, self.head_dim = n_planes, d_keep, head_dim
+        self.scale, self.causal, self.dropout = scale, causal, dropout
+        self.weight = nn.Parameter(weight.detach().clone())
+        self.bias = None if bias is None else nn.Parameter(bias.detach().clone())
+        self.register_buffer("freqs", freqs.detach().clone())
+        self.out_proj = copy.deepcopy(out_proj)
+
+    def forward(self, x: Tensor, r: Tensor, attn_mask: Tensor | None = None) -> Tensor:
+        """x (B, N, d_model), r (B, N, d_c) -> (B, N, d_model)."""
+        r = _check_inputs(x, r, self.d_model, self.d_c)
+        out = _rotated_attention(x, r, self.weight, self.bias, self.freqs, m=self.n_planes, d_keep=self.d_keep,
+                                 head_dim=self.head_dim, scale=self.scale, causal=self.causal,
+                                 attn_mask=attn_mask, dropout_p=self.dropout if self.training else 0.0)
+        return self.out_proj(out)

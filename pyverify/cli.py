@@ -1,0 +1,230 @@
+"""The ``pyverify`` command (contract: DESIGN.md, "Command line").
+
+Exit status: 0 success, 1 a check failed (graph faults, verdicts that differ from ``expect``),
+2 unusable input (a registry that does not load, bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .registry import RegistryError, claim_file_schema, load_registry
+
+EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
+
+
+def _print_registry_error(exc: RegistryError) -> None:
+    print(f"pyverify: the registry has {len(exc.problems)} problem(s):", file=sys.stderr)
+    for problem in exc.problems:
+        print(f"  {problem}", file=sys.stderr)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    reg = load_registry(args.registry)
+    rows = [
+        {
+            "id": c.id,
+            "document": c.document,
+            "kind": c.kind.value,
+            "title": c.title,
+            "statement": c.statement,
+            "deps": list(c.deps),
+            "deps_truncated": c.deps_truncated,
+            "restates": list(c.restates),
+            "locator": c.locator,
+            "file": str(reg.locations[c.id].file),
+            "line": reg.locations[c.id].line,
+            "checked": c.check is not None,
+            "expect": c.expect,
+        }
+        for c in reg.claims.values()
+    ]
+    if args.format == "json":
+        json.dump(rows, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+        return EXIT_OK
+    for doc, claims in reg.by_document().items():
+        print(f"{doc} ({len(claims)} claims) — {reg.documents[doc].title}")
+        for c in claims:
+            print(f"  {c.id:<22} {c.kind.value:<11} {c.title}")
+    print(f"{len(rows)} claims in {len(reg.documents)} documents")
+    return EXIT_OK
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    from .graph import check_graph, to_dot
+
+    reg = load_registry(args.registry)
+    report = check_graph(reg)
+    g = report.graph
+    if args.format == "json":
+        out = {
+            "nodes": [{"id": n, **g.nodes[n]} for n in g.nodes],
+            "edges": [{"from": a, "to": b} for a, b in g.edges],
+            "findings": [
+                {"id": f.claim_id, "type": f.finding, "key": f.key, "message": f.message, "note": note}
+                for f, note in report.accepted
+            ],
+            "problems": [p.as_dict() for p in report.problems],
+        }
+        json.dump(out, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+    elif args.format == "dot":
+        sys.stdout.write(to_dot(reg, g))
+    else:
+        if not args.check:
+            for cid in g.nodes:
+                deps = ", ".join(reg.claims[cid].deps) or "-"
+                print(f"{cid:<22} <- {deps}")
+        print(f"{g.number_of_nodes()} claims, {g.number_of_edges()} dependency edges, "
+              f"{len(report.accepted)} recorded document finding(s)")
+        if args.check and report.accepted:
+            print("recorded findings (the documents' own defects):")
+            for fault, note in report.accepted:
+                print(f"  {reg.line_of(fault.claim_id)}: [{fault.claim_id}] {fault.finding}: {fault.message} — {note}")
+    if args.check:
+        if report.problems:
+            print(f"{len(report.problems)} graph problem(s):", file=sys.stderr)
+            for p in report.problems:
+                print(f"  {p}", file=sys.stderr)
+            return EXIT_FAIL
+        print("graph check: ok")
+    return EXIT_OK
+
+
+def run_checks(reg, ids: list[str], budget: str, seed: int, device: str, progress: bool = False):
+    """Run the engine over the selected claims (all when ids is empty), in registry order."""
+    from .engine import run_claim
+
+    unknown = [i for i in ids if i not in reg.claims]
+    if unknown:
+        raise SystemExit(_usage_error(f"unknown claim id(s): {', '.join(unknown)}"))
+    selected = [reg.claims[i] for i in ids] if ids else list(reg.claims.values())
+    results = []
+    bar = _Progress(len(selected)) if progress else None
+    for claim in selected:
+        if bar:
+            bar.step(claim.id)
+        results.append(run_claim(claim, budget=budget, seed=seed, device=device, conventions=reg.conventions(claim.id)))
+    if bar:
+        bar.done()
+    return results
+
+
+class _Progress:
+    """A one-line progress bar on a terminal (stderr), nothing otherwise."""
+
+    def __init__(self, total: int):
+        self.total, self.n = total, 0
+
+    def step(self, label: str) -> None:
+        self.n += 1
+        width = 30
+        filled = int(width * self.n / max(self.total, 1))
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.n}/{self.total} {label:<24}")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        sys.stderr.write("\r" + " " * 72 + "\r")
+        sys.stderr.flush()
+
+
+def _usage_error(msg: str) -> int:
+    print(f"pyverify: {msg}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    import torch
+
+    if args.device.startswith("cuda") and not torch.cuda.is_available():
+        return _usage_error("--device cuda was asked for, but no CUDA device is available")
+    reg = load_registry(args.registry)
+    progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
+    results = run_checks(reg, args.ids, args.budget, args.seed, args.device, progress)
+    payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
+               "claims": [r.as_dict() for r in results]}
+    if args.out:
+        Path(args.out).write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.format == "json":
+        json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+    else:
+        for r in results:
+            flag = "" if r.matches else f"   <-- expected {r.expect}"
+            print(f"{r.id:<24} {r.verdict:<14} {r.message}{flag}")
+        counts: dict[str, int] = {}
+        for r in results:
+            counts[r.verdict] = counts.get(r.verdict, 0) + 1
+        mism = sum(not r.matches for r in results)
+        unrev = sum(r.expect is None for r in results)
+        print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+              + f"; {mism} differ from expect; {unrev} unreviewed")
+    return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    text = json.dumps(claim_file_schema(), indent=1)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--registry", type=Path, default=None,
+                        help="registry YAML file or folder (default: the project's claims/)")
+    parser = argparse.ArgumentParser(prog="pyverify", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", parents=[common], help="list the claims of the registry")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("graph", parents=[common], help="the dependency graph; --check lists every fault")
+    p.add_argument("--check", action="store_true")
+    p.add_argument("--format", choices=["text", "json", "dot"], default="text")
+    p.set_defaults(func=cmd_graph)
+
+    p = sub.add_parser("check", parents=[common], help="verify claims numerically (and symbolically where asked)")
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("--budget", choices=["quick", "default", "thorough"], default="default")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cpu", help="cpu (default) or cuda[:N]")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--out", default=None, help="also write the JSON result to this file")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("schema", parents=[common], help="print the JSON Schema of a registry file")
+    p.add_argument("--out", default=None)
+    p.set_defaults(func=cmd_schema)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub, common)
+    return parser
+
+
+# Commands defined in other modules register themselves here (check, report, lean, certify).
+_EXTRA_COMMANDS: list = []
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except RegistryError as exc:
+        _print_registry_error(exc)
+        return EXIT_INPUT
+    except BrokenPipeError:  # `pyverify list | head`
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

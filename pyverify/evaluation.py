@@ -1,0 +1,297 @@
+"""Compile a claim's ``check`` block and evaluate it on batches of instances (torch, float64).
+
+``compile_check`` parses every expression once; ``Compiled.evaluate`` maps sampler parameters
+``theta`` to the per-relation left and right sides for B instances at once (``torch.func.vmap`` over
+a one-instance evaluator). ``Compiled.evaluate_one`` is the same computation for one instance without
+vmap — the independent path the falsifier re-checks a counterexample on.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import itertools
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch.func import vmap
+
+from . import dsl, functions
+from .registry import Check
+from .samplers import Sampler, SamplerError, parse_sampler
+
+_BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+           "**": operator.pow, "@": operator.matmul}
+
+
+class CheckError(ValueError):
+    """The check block cannot be compiled or run; becomes an ``error`` verdict."""
+
+
+class TorchBackend(dsl.Backend):
+    def __init__(self, ctx: dict, randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
+                 conventions: dict[str, str] | None = None):
+        self.ctx = ctx
+        self.randoms = randoms or {}
+        self.keep_samples = keep_samples
+        self.conventions = conventions or {}
+
+    def binop(self, op, a, b):
+        if op == "@" and not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+            raise dsl.DSLError("@ needs two tensors")
+        if op == "**" and isinstance(a, torch.Tensor) and a.dim() == 2 and a.shape[0] == a.shape[1] and isinstance(b, (int, float)) and float(b).is_integer() and b >= 0:
+            return torch.linalg.matrix_power(a, int(b))
+        return _BINOPS[op](a, b)
+
+    def transpose(self, a):
+        if not isinstance(a, torch.Tensor):
+            return a
+        return a if a.dim() < 2 else a.transpose(-1, -2)
+
+    def index(self, a, idx):
+        if isinstance(a, dict):
+            raise dsl.DSLError("index a part of a composite hypothesis, e.g. gen.L[0]")
+        return a[idx]
+
+    def call(self, name, args, kwargs):
+        fn = functions.FUNCTIONS[name]
+        if fn.needs_ctx:
+            return fn.impl(self.ctx, *args, **kwargs)
+        return fn.impl(*args, **{**fn.convention_kwargs(self.conventions), **kwargs})
+
+    def reduce(self, name, values):
+        if name == "sum":
+            return functools.reduce(operator.add, values)
+        if name == "prod":
+            return functools.reduce(operator.mul, values)
+        ts = [v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **self.ctx) for v in values]
+        stacked = torch.stack(torch.broadcast_tensors(*ts))
+        return stacked.amax(0) if name == "max" else stacked.amin(0)
+
+    def special(self, name: str, node: ast.Call, env: dict) -> Any:
+        if name != "E" or len(node.args) != 1 or node.keywords:
+            raise dsl.DSLError("E(expr) takes one expression")
+        if not self.randoms:
+            raise dsl.DSLError("E(...) needs a random hypothesis (gaussian(...), orf(...)) in `given`")
+        inner = TorchBackend(self.ctx, conventions=self.conventions)
+
+        def one(rv: dict) -> torch.Tensor:
+            out = evaluate_node(node.args[0], {**env, **rv}, inner)
+            return out if isinstance(out, torch.Tensor) else torch.as_tensor(out, **self.ctx)
+
+        samples = vmap(one)(self.randoms)
+        return samples if self.keep_samples else samples.mean(0)
+
+
+def evaluate_node(node: ast.expr, env: dict, backend: TorchBackend) -> Any:
+    """dsl.evaluate, with the engine's special forms (E) intercepted."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions.SPECIAL_FORMS:
+        return backend.special(node.func.id, node, env)
+    if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Attribute)) and _contains_special(node):
+        return _evaluate_with_special(node, env, backend)
+    return dsl.evaluate(node, env, backend)
+
+
+@functools.lru_cache(maxsize=4096)
+def _special_ids() -> frozenset:
+    return frozenset(functions.SPECIAL_FORMS)
+
+
+def _contains_special(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _special_ids()
+               for n in ast.walk(node))
+
+
+def _evaluate_with_special(node: ast.expr, env: dict, backend: TorchBackend) -> Any:
+    # Replace each E(...) sub-expression by a fresh name bound to its value, then evaluate normally.
+    env = dict(env)
+    counter = itertools.count()
+
+    class Sub(ast.NodeTransformer):
+        def visit_Call(self, n: ast.Call):
+            if isinstance(n.func, ast.Name) and n.func.id in functions.SPECIAL_FORMS:
+                name = f"special{next(counter)}"
+                env[name] = backend.special(n.func.id, n, env)
+                return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), n)
+            return self.generic_visit(n)
+
+    new = Sub().visit(ast.fix_missing_locations(ast.parse(ast.unparse(node), mode="eval")).body)
+    return dsl.evaluate(new, env, backend)
+
+
+@dataclass
+class Compiled:
+    """A check compiled for one assignment of its sweep variables (``dims``)."""
+
+    check: Check
+    dims: dict[str, Any]
+    givens: dict[str, Sampler]
+    randoms: dict[str, Sampler]
+    where: list[tuple[str, ast.expr]]
+    relations: list[dsl.Relation]
+    assumes: list[dsl.Relation]
+    quantity: ast.expr | None = None  # for order / constant checks without a relation
+    baseline: ast.expr | None = None
+    text: str = ""
+    conventions: dict[str, str] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ sampling
+    def init_theta(self, b: int, gen: torch.Generator, ctx: dict, degenerate: int = 0) -> dict[str, dict[str, torch.Tensor]]:
+        theta = {}
+        for name, s in self.givens.items():
+            th = s.init(b, gen, ctx)
+            if degenerate:
+                dg = s.degenerate(degenerate, gen, ctx)
+                th = {k: torch.cat([v[: b - degenerate], dg[k]]) if k in dg else v for k, v in th.items()}
+            theta[name] = th
+        return theta
+
+    def draw_randoms(self, b: int, s: int, gen: torch.Generator, ctx: dict) -> dict[str, torch.Tensor]:
+        return {name: smp.draw(b, s, gen, ctx) for name, smp in self.randoms.items()}
+
+    def values(self, theta: dict) -> dict[str, Any]:
+        return {name: self.givens[name].value(theta[name]) for name in self.givens}
+
+    # ------------------------------------------------------------------ evaluation
+    def _one(self, values: dict, randoms: dict, ctx: dict, keep_samples: bool) -> tuple:
+        backend = TorchBackend(ctx, randoms, keep_samples, self.conventions)
+        env: dict[str, Any] = {**self.dims, **values}
+        for name, node in self.where:
+            env[name] = evaluate_node(node, env, TorchBackend(ctx, randoms, conventions=self.conventions))
+        out = []
+        for rel in self.relations + self.assumes:
+            for side in (rel.lhs, rel.rhs):
+                v = evaluate_node(side, env, backend)
+                out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
+        if self.quantity is not None:
+            v = evaluate_node(self.quantity, env, backend)
+            out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
+        if self.baseline is not None:
+            v = evaluate_node(self.baseline, env, backend)
+            out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
+        return tuple(out)
+
+    def evaluate(self, theta: dict, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
+        """Batched: theta (B, ...) -> Sides with tensors (B, ...)."""
+        values = self.values(theta)
+        fn = functools.partial(self._one, ctx=ctx, keep_samples=keep_samples)
+        try:
+            flat = vmap(fn)(values, randoms or {})
+        except dsl.DSLError:
+            raise
+        except RuntimeError as exc:
+            if "vmap" not in str(exc) and "Batching rule" not in str(exc):
+                raise
+            # a function without a batching rule: fall back to the per-instance loop
+            b = next(iter(theta.values()))
+            b = next(iter(b.values())).shape[0]
+            outs = [self.evaluate_one(theta, i, ctx, randoms, keep_samples).flat for i in range(b)]
+            flat = tuple(torch.stack([o[j] for o in outs]) for j in range(len(outs[0])))
+        return Sides(self, flat, values)
+
+    def evaluate_one(self, theta: dict, i: int, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
+        """Instance i alone, without vmap (the independent re-check path); tensors keep a batch of 1."""
+        th = {n: {k: v[i: i + 1] for k, v in t.items()} for n, t in theta.items()}
+        values = self.values(th)
+        one = {n: (v[0] if isinstance(v, torch.Tensor) else {k: x[0] for k, x in v.items()}) for n, v in values.items()}
+        rv = {n: v[i] for n, v in (randoms or {}).items()}
+        flat = self._one(one, rv, ctx, keep_samples)
+        return Sides(self, tuple(x.unsqueeze(0) for x in flat), values)
+
+
+@dataclass
+class Sides:
+    compiled: Compiled
+    flat: tuple
+    values: dict
+
+    def relation_sides(self) -> list[tuple[dsl.Relation, torch.Tensor, torch.Tensor]]:
+        rels = self.compiled.relations
+        return [(r, self.flat[2 * i], self.flat[2 * i + 1]) for i, r in enumerate(rels)]
+
+    def assume_sides(self) -> list[tuple[dsl.Relation, torch.Tensor, torch.Tensor]]:
+        off = 2 * len(self.compiled.relations)
+        return [(r, self.flat[off + 2 * i], self.flat[off + 2 * i + 1]) for i, r in enumerate(self.compiled.assumes)]
+
+    @property
+    def quantity(self) -> torch.Tensor | None:
+        if self.compiled.quantity is None:
+            return None
+        return self.flat[2 * (len(self.compiled.relations) + len(self.compiled.assumes))]
+
+    @property
+    def baseline(self) -> torch.Tensor | None:
+        if self.compiled.baseline is None:
+            return None
+        return self.flat[-1]
+
+
+def sweep(check: Check) -> list[dict[str, Any]]:
+    """All assignments of the sweep variables, smallest first (so witnesses come out small)."""
+    dims = check.dims or {}
+    if not dims:
+        return [{}]
+    keys = list(dims)
+    lists = []
+    for k in keys:
+        v = dims[k]
+        lists.append(list(v) if isinstance(v, list) else [v])
+    combos = [dict(zip(keys, vals)) for vals in itertools.product(*lists)]
+    return sorted(combos, key=lambda c: tuple(float(c[k]) for k in keys))
+
+
+def compile_check(check: Check, dims: dict[str, Any], relation: str, conventions: dict[str, str] | None = None) -> Compiled:
+    """Parse the check for one sweep assignment; raise CheckError with a precise message."""
+    fnames = functions.names()
+    givens: dict[str, Sampler] = {}
+    randoms: dict[str, Sampler] = {}
+    for name, spec in check.given.items():
+        if not name.isidentifier() or name.startswith("_") or name in fnames:
+            raise CheckError(f"given: {name!r} is not a usable name")
+        try:
+            s = parse_sampler(spec, dims)
+        except SamplerError as exc:
+            raise CheckError(f"given {name}: {exc}") from None
+        (randoms if s.random else givens)[name] = s
+    known = set(dims) | set(givens) | set(randoms)
+    where = []
+    for name, text in check.where.items():
+        if not name.isidentifier() or name.startswith("_") or name in fnames or name in known:
+            raise CheckError(f"where: {name!r} is not a usable name")
+        where.append((name, _parse(text, known, f"where {name}", relations=False)))
+        known.add(name)
+    if not check.assert_:
+        raise CheckError("check has no `assert`")
+    quantity = None
+    relations: list[dsl.Relation] = []
+    if relation == "order":
+        quantity = _parse(check.assert_, known, "assert", relations=False)
+    else:
+        tree = _parse(check.assert_, known, "assert", relations=True)
+        try:
+            relations = dsl.relations(tree, check.assert_)
+        except dsl.DSLError as exc:
+            raise CheckError(f"assert: {exc}") from None
+    assumes: list[dsl.Relation] = []
+    for text in _assumes(check):
+        tree = _parse(text, known, "assume", relations=True)
+        assumes.extend(dsl.relations(tree, text))
+    baseline = _parse(check.baseline, known, "baseline", relations=False) if check.baseline else None
+    conv = {**(conventions or {}), **check.conventions}
+    return Compiled(check, dims, givens, randoms, where, relations, assumes, quantity, baseline, check.assert_, conv)
+
+
+def _assumes(check: Check) -> list[str]:
+    a = check.assume
+    if a is None:
+        return []
+    return [a] if isinstance(a, str) else list(a)
+
+
+def _parse(text: str, names: set[str], where: str, relations: bool) -> ast.expr:
+    try:
+        return dsl.parse(text, names, functions.names(), allow_relations=relations)
+    except dsl.DSLError as exc:
+        raise CheckError(f"{where}: {exc}") from None

@@ -1,0 +1,197 @@
+"""The functions a check may call: everyday linear algebra plus the mechanisms of ``attention/``.
+
+Each function works on ONE instance (the engine batches with ``torch.func.vmap``), is differentiable,
+and is the very code users run: the mechanism entries call ``pyverify.attention`` directly, so a claim
+is checked against the implementation, not a second copy of the mathematics.
+
+The same names are given SymPy meanings in ``symbolic.py`` and interval meanings in ``interval.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import torch
+
+from .attention import positional, quaternion, random_features, rotations
+
+
+@dataclass(frozen=True)
+class Function:
+    impl: Callable[..., Any]
+    doc: str
+    needs_ctx: bool = False  # constructors get dtype/device
+    # registry convention key -> (keyword of impl, {registry value: keyword value}); the claim's
+    # conventions (registry.Registry.conventions) fill these keywords unless the check passes them
+    conventions: tuple = ()
+
+    def convention_kwargs(self, conventions: dict[str, str]) -> dict[str, Any]:
+        out = {}
+        for key, kwarg, table in self.conventions:
+            if key in conventions:
+                out[kwarg] = table[conventions[key]]
+        return out
+
+
+_ROTOR = ("rotor", "rotor", {"exp(u)": "exp_u", "exp(u/2)": "exp_half_u"})
+_BRACKET = ("bracket", "convention", {"AB-BA": "commutator", "(AB-BA)/2": "half_commutator"})
+_SIGN = ("feature_sign", "sign", {"plus": "plus", "minus": "minus"})
+
+
+def _mat_or_vec_norm(x: torch.Tensor) -> torch.Tensor:
+    """T0.9's overloaded |.|: absolute value, Euclidean norm, or operator 2-norm."""
+    if x.dim() == 0:
+        return x.abs()
+    if x.dim() == 1:
+        return torch.linalg.vector_norm(x)
+    return torch.linalg.matrix_norm(x, ord=2)
+
+
+def _opnorm(x: torch.Tensor) -> torch.Tensor:
+    # svdvals has a well-defined gradient where the top singular value is simple; matrix_norm(ord=2) is the same
+    return torch.linalg.svdvals(x)[..., 0]
+
+
+def _eye(ctx: dict, n: Any) -> torch.Tensor:
+    return torch.eye(int(n), **ctx)
+
+
+def _zeros(ctx: dict, *shape: Any) -> torch.Tensor:
+    return torch.zeros(*[int(s) for s in shape], **ctx)
+
+
+def _ones(ctx: dict, *shape: Any) -> torch.Tensor:
+    return torch.ones(*[int(s) for s in shape], **ctx)
+
+
+def _t(x: Any, ctx: dict | None = None) -> torch.Tensor:
+    return x if isinstance(x, torch.Tensor) else torch.as_tensor(x, dtype=torch.float64)
+
+
+def _comm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return a @ b - b @ a
+
+
+def _skew_part(m: torch.Tensor) -> torch.Tensor:
+    return (m - m.transpose(-1, -2)) / 2
+
+
+def _sym_part(m: torch.Tensor) -> torch.Tensor:
+    return (m + m.transpose(-1, -2)) / 2
+
+
+def _max_comm(L: torch.Tensor) -> torch.Tensor:
+    """max_{k,l} ||[L_k, L_l]||_2 over a family L (d_c, d, d)."""
+    c = L.unsqueeze(0) @ L.unsqueeze(1) - L.unsqueeze(1) @ L.unsqueeze(0)
+    return torch.linalg.matrix_norm(c, ord=2).amax()
+
+
+def _rotation_angle(q: torch.Tensor) -> torch.Tensor:
+    """Rotation angle of a unit quaternion's rotation, in [0, pi], by atan2 (sign-invariant)."""
+    w = q[..., 0].abs()
+    v = torch.linalg.vector_norm(q[..., 1:], dim=-1)
+    return 2 * torch.atan2(v, w)
+
+
+FUNCTIONS: dict[str, Function] = {
+    # constructors
+    "I": Function(_eye, "identity matrix I(n)", needs_ctx=True),
+    "zeros": Function(_zeros, "zeros(m, n)", needs_ctx=True),
+    "ones": Function(_ones, "ones(m, n)", needs_ctx=True),
+    # elementwise
+    "abs": Function(lambda x: _t(x).abs(), "absolute value"),
+    "exp": Function(lambda x: torch.exp(_t(x)), "elementwise exponential"),
+    "log": Function(lambda x: torch.log(_t(x)), "elementwise natural log"),
+    "sqrt": Function(lambda x: torch.sqrt(_t(x)), "elementwise square root"),
+    "sin": Function(lambda x: torch.sin(_t(x)), "sine"),
+    "cos": Function(lambda x: torch.cos(_t(x)), "cosine"),
+    "tanh": Function(lambda x: torch.tanh(_t(x)), "tanh"),
+    "atan2": Function(lambda y, x: torch.atan2(_t(y), _t(x)), "atan2(y, x)"),
+    "acos": Function(lambda x: torch.acos(_t(x)), "arccos (inaccurate near +-1; prefer atan2)"),
+    "sinc": Function(lambda x: torch.sinc(_t(x) / torch.pi), "sin(x)/x, 1 at 0"),
+    "maximum": Function(lambda a, b: torch.maximum(_t(a), _t(b)), "elementwise max"),
+    "minimum": Function(lambda a, b: torch.minimum(_t(a), _t(b)), "elementwise min"),
+    # reductions over the elements of one tensor
+    "total": Function(lambda x: _t(x).sum(), "sum of all elements"),
+    "mean": Function(lambda x: _t(x).mean(), "mean of all elements"),
+    "amax": Function(lambda x: _t(x).amax(), "largest element"),
+    "amin": Function(lambda x: _t(x).amin(), "smallest element"),
+    # norms
+    "norm": Function(_mat_or_vec_norm, "T0.9 overloaded norm: |a|, Euclidean |x|, operator 2-norm |M|"),
+    "vnorm": Function(lambda x: torch.linalg.vector_norm(x), "Euclidean norm of all elements"),
+    "opnorm": Function(_opnorm, "operator 2-norm (largest singular value)"),
+    "fro": Function(lambda x: torch.linalg.matrix_norm(x, ord="fro"), "Frobenius norm"),
+    "l1": Function(lambda x: x.abs().sum(), "l1 norm"),
+    "linf": Function(lambda x: x.abs().amax(), "max-abs norm"),
+    # linear algebra
+    "expm": Function(torch.linalg.matrix_exp, "matrix exponential"),
+    "inv": Function(torch.linalg.inv, "matrix inverse"),
+    "solve": Function(torch.linalg.solve, "solve(A, B) = A^{-1} B"),
+    "det": Function(torch.linalg.det, "determinant"),
+    "tr": Function(lambda m: torch.diagonal(m, dim1=-2, dim2=-1).sum(-1), "trace"),
+    "comm": Function(_comm, "commutator [A, B] = AB - BA"),
+    "skew_part": Function(_skew_part, "(M - M^T)/2"),
+    "sym_part": Function(_sym_part, "(M + M^T)/2"),
+    "dot": Function(lambda x, y: (x * y).sum(-1), "inner product over the last axis"),
+    "outer": Function(lambda x, y: x.unsqueeze(-1) * y.unsqueeze(-2), "outer product"),
+    "svdvals": Function(torch.linalg.svdvals, "singular values, descending"),
+    "sigma_min": Function(lambda m: torch.linalg.svdvals(m)[..., -1], "smallest singular value"),
+    "eigvalsh": Function(torch.linalg.eigvalsh, "eigenvalues of a symmetric matrix, ascending"),
+    "diag": Function(torch.diag, "diagonal matrix from a vector / diagonal of a matrix"),
+    # structured positional rotations (attention/rotations.py)
+    "generators": Function(lambda U, freqs: rotations.commuting_generators(U, freqs, check_orthogonal=False), "L_k = U (+_u lambda_ku J + 0) U^T"),
+    "generator_sum": Function(rotations.generator_combination, "A(r) = sum_k r_k L_k"),
+    "R_str": Function(rotations.rstr, "R_STR(r) = exp(A(r))"),
+    "cayley": Function(rotations.cayley, "Cayley transform (I - S)(I + S)^{-1}"),
+    "rope": Function(rotations.rope, "RoPE on adjacent pairs"),
+    "rstr_closed_form": Function(rotations.rstr_closed_form, "U (+ R_2(theta_u(r)) + I) U^T (T2.7)"),
+    "rstr_apply": Function(rotations.rstr_apply, "fast path: R_STR(r) x in U's basis"),
+    "Pi_act": Function(rotations.Pi_act, "projector onto the active subspace, Pi_act(U, m)"),
+    "Pi_null": Function(rotations.Pi_null, "projector onto the null block, Pi_null(U, m)"),
+    "rsp": Function(rotations.rsp, "R_sp(r) = R_STR(r) P"),
+    "distance_to_structured": Function(rotations.distance_to_structured, "distance of P to the structured family"),
+    "project_to_structured": Function(rotations.project_to_structured, "nearest structured post-rotation"),
+    "mixing": Function(rotations.mixing, "eta_mix: size of the off-diagonal blocks of U^T P U"),
+    "espr_logits": Function(rotations.espr_logits, "Tier 4 logits"),
+    "commutator_norms": Function(rotations.commutator_norms, "matrix of ||[L_a, L_b]||"),
+    "max_comm": Function(_max_comm, "max_{k,l} ||[L_k, L_l]||"),
+    # positive random features (attention/random_features.py)
+    "phi": Function(random_features.positive_features, "positive random features exp(Wx - |x|^2/2)/sqrt(m)",
+                    conventions=(_SIGN,)),
+    "rf_variance": Function(random_features.positive_rf_variance, "analytic variance of the positive estimator",
+                            conventions=(_SIGN,)),
+    # quaternions (attention/quaternion.py)
+    "qmul": Function(quaternion.qmul, "Hamilton product, scalar first"),
+    "qexp": Function(quaternion.qexp, "exponential of a pure quaternion u (3,)", conventions=(_ROTOR,)),
+    "qlog": Function(quaternion.qlog, "principal logarithm -> (3,)", conventions=(_ROTOR,)),
+    "qconj": Function(quaternion.qconj, "quaternion conjugate"),
+    "qinv": Function(quaternion.qinv, "quaternion inverse"),
+    "bracket": Function(quaternion.bracket, "Lie bracket of pure quaternions", conventions=(_BRACKET,)),
+    "bch2": Function(quaternion.bch_second_order, "u + v + [u,v]/2 (BCH to second order)", conventions=(_BRACKET,)),
+    "rotation_matrix": Function(quaternion.rotation_matrix, "SO(3) matrix of a unit quaternion"),
+    "sphere_log": Function(quaternion.sphere_log, "Riemannian log map on S^3"),
+    "gsm_logits": Function(quaternion.gsm_logits, "-d_geo^2 / (2 tau)"),
+    "gsm_weights": Function(quaternion.gsm_weights, "softmax of the GSM logits"),
+    "gsm_attention": Function(quaternion.gsm_attention, "GSM attention"),
+    "euclidean_logits": Function(quaternion.euclidean_logits, "Q K^T / tau"),
+    "euclidean_attention": Function(quaternion.euclidean_attention, "softmax(Q K^T / tau) V"),
+    "d_geo": Function(quaternion.geodesic_distance, "2 arccos |<q,k>|, stable"),
+    "rotation_angle": Function(_rotation_angle, "angle of the rotation of a unit quaternion"),
+    # positional encodings (attention/positional.py)
+    "hellinger": Function(positional.hellinger, "Hellinger distance matrix of row distributions"),
+    "mds": Function(positional.classical_mds, "Algorithm 1: classical MDS"),
+    "stress": Function(positional.stress, "stress, equation (4)"),
+    "sinusoidal": Function(positional.sinusoidal, "sinusoidal encoding (n, d)"),
+    "pairwise_distances": Function(positional.pairwise_distances, "Euclidean distances between rows"),
+    "gram": Function(positional.double_centred_gram, "B = -1/2 H (D o D) H, eq. (5)"),
+    "fisher_rao": Function(positional.fisher_rao, "Fisher-Rao geodesic distance matrix"),
+    "low_rank_factor": Function(lambda P, r: positional.low_rank_factor(P, int(r))[0], "A of P ~ A B^T"),
+}
+
+# Special forms the engine evaluates itself (they need the unevaluated argument).
+SPECIAL_FORMS = {"E": "expectation over the random hypotheses (Monte Carlo)"}
+
+
+def names() -> set[str]:
+    return set(FUNCTIONS) | set(SPECIAL_FORMS)

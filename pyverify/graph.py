@@ -1,0 +1,195 @@
+"""The dependency graph of a registry, and its faults.
+
+An edge ``a -> b`` means "claim a depends on claim b" (as printed in the document). The checks are:
+unknown ids, cycles, tier order (a statement of tier k depends on tiers <= k), and symbols used
+without (transitively) depending on the statement that defines them.
+
+The documents' own defects are recorded as ``findings`` on the claim. A finding *accepts* exactly one
+fault; a fault without a finding is a problem, and so is a finding that accepts no fault (so that a
+mended registry does not keep stale excuses).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .registry import Claim, Location, Problem, Registry
+
+_TIER_RE = re.compile(r"^T(\d+)('?)\.(\d+)(bis)?$")
+_S_RE = re.compile(r"^S(\d+)(\..*)?$")
+
+
+def tier_of(claim_id: str) -> float | None:
+    """Tier of a derivation id: T6.x -> 6, T6'.x -> 6.5; None for ids outside the tiers."""
+    m = _TIER_RE.match(claim_id)
+    if not m:
+        return None
+    return int(m.group(1)) + (0.5 if m.group(2) else 0.0)
+
+
+def tier_label(claim_id: str) -> str | None:
+    m = _TIER_RE.match(claim_id)
+    return f"{m.group(1)}{m.group(2)}" if m else None
+
+
+def order_key(claim_id: str) -> tuple:
+    """Document order for sorting: tiers, then S-numbers, then the rest by id."""
+    m = _TIER_RE.match(claim_id)
+    if m:
+        return (0, int(m.group(1)) + (0.5 if m.group(2) else 0.0), int(m.group(3)), 1 if m.group(4) else 0)
+    m = _S_RE.match(claim_id)
+    if m:
+        return (1, int(m.group(1)), 0, m.group(2) or "")
+    return (2, 0, 0, claim_id)
+
+
+def build_graph(registry: Registry) -> nx.DiGraph:
+    g = nx.DiGraph()
+    for cid, claim in registry.claims.items():
+        g.add_node(cid, document=claim.document, kind=claim.kind.value, title=claim.title)
+    for cid, claim in registry.claims.items():
+        for dep in claim.deps:
+            if dep in registry.claims:
+                g.add_edge(cid, dep)
+    return g
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A fault of the graph; ``finding`` is the type of finding that may accept it."""
+
+    claim_id: str
+    finding: str
+    key: str  # target id or symbol
+    message: str
+
+
+def _faults(registry: Registry, g: nx.DiGraph) -> list[Fault]:
+    faults: list[Fault] = []
+    claims = registry.claims
+    for cid, claim in claims.items():
+        for dep in claim.deps:
+            if dep not in claims:
+                faults.append(Fault(cid, "unknown-dep", dep, f"depends on unknown id {dep}"))
+                continue
+            t_self, t_dep = tier_of(cid), tier_of(dep)
+            if t_self is not None and t_dep is not None and t_dep > t_self:
+                faults.append(Fault(cid, "forward-dep", dep,
+                                    f"tier {tier_label(cid)} statement depends on {dep} of later tier {tier_label(dep)}"))
+    for cycle in nx.simple_cycles(g):
+        # report the cycle on every edge; an edge with a `cycle` finding breaks it
+        edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+        text = " -> ".join(cycle + [cycle[0]])
+        faults.append(Fault(edges[0][0], "cycle", "|".join(f"{a}>{b}" for a, b in edges), f"dependency cycle {text}"))
+    definers: dict[tuple[str, str], list[str]] = {}
+    for cid, claim in claims.items():
+        for sym in claim.defines:
+            definers.setdefault((claim.document, sym), []).append(cid)
+    for cid, claim in claims.items():
+        ambient = set(registry.documents[claim.document].ambient_symbols) if claim.document in registry.documents else set()
+        reach = nx.descendants(g, cid)
+        for sym in claim.uses:
+            if sym in claim.defines or sym in ambient:
+                continue
+            who = definers.get((claim.document, sym), [])
+            if not who:
+                faults.append(Fault(cid, "symbol-without-dep", sym, f"uses symbol {sym!r} that no statement of its document defines"))
+            elif not reach.intersection(who):
+                faults.append(Fault(cid, "symbol-without-dep", sym,
+                                    f"uses symbol {sym!r} defined in {', '.join(who)} but depends on none of them"))
+    return faults
+
+
+def _accepted(fault: Fault, claims: dict[str, Claim]) -> tuple[str, int] | None:
+    """The (claim id, finding index) that accepts a fault, if any."""
+    if fault.finding == "cycle":
+        for edge in fault.key.split("|"):
+            src, dst = edge.split(">")
+            for i, f in enumerate(claims[src].findings):
+                if f.type == "cycle" and f.target == dst:
+                    return (src, i)
+        return None
+    for i, f in enumerate(claims[fault.claim_id].findings):
+        if f.type != fault.finding:
+            continue
+        if f.type == "symbol-without-dep" and f.symbol == fault.key:
+            return (fault.claim_id, i)
+        if f.type in ("forward-dep", "unknown-dep") and f.target == fault.key:
+            return (fault.claim_id, i)
+    return None
+
+
+@dataclass
+class GraphReport:
+    graph: nx.DiGraph
+    problems: list[Problem]
+    accepted: list[tuple[Fault, str]]  # fault, the finding's note
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check_graph(registry: Registry) -> GraphReport:
+    """Every fault of the graph, split into accepted findings and problems."""
+    g = build_graph(registry)
+    claims = registry.claims
+    problems: list[Problem] = []
+    accepted: list[tuple[Fault, str]] = []
+    used: set[tuple[str, int]] = set()
+    for fault in _faults(registry, g):
+        hit = _accepted(fault, claims)
+        if hit is None:
+            key = "deps" if fault.finding != "symbol-without-dep" else "uses"
+            problems.append(Problem(registry.line_of(fault.claim_id, key), fault.message + " (no finding records it)",
+                                    fault.claim_id, fault.finding))
+        else:
+            used.add(hit)
+            accepted.append((fault, claims[hit[0]].findings[hit[1]].note))
+    graph_findings = ("forward-dep", "unknown-dep", "cycle", "symbol-without-dep")
+    for cid, claim in claims.items():
+        for i, f in enumerate(claim.findings):
+            if f.type in graph_findings and (cid, i) not in used:
+                what = f.target or f.symbol
+                problems.append(Problem(registry.line_of(cid, "findings"),
+                                        f"finding {f.type} ({what}) records no fault: remove it or fix it", cid, "stale-finding"))
+        for ref, field_name in [(r, "restates") for r in claim.restates] + ([(claim.corrects, "corrects")] if claim.corrects else []):
+            if ref not in claims:
+                problems.append(Problem(registry.line_of(cid, field_name), f"{field_name} names unknown id {ref}", cid, "unknown-id"))
+    problems.sort(key=lambda p: (p.location.file, p.location.line))
+    return GraphReport(g, problems, accepted)
+
+
+def rests_on(registry: Registry, claim_id: str) -> set[str]:
+    """All claims a claim rests on, transitively (printed deps plus what it restates or corrects)."""
+    g = build_graph(registry)
+    for cid, claim in registry.claims.items():
+        for ref in claim.restates:
+            if ref in registry.claims:
+                g.add_edge(cid, ref)
+    return nx.descendants(g, claim_id)
+
+
+def to_dot(registry: Registry, g: nx.DiGraph, colors: dict[str, str] | None = None) -> str:
+    colors = colors or {}
+    lines = ["digraph pyverify {", "  rankdir=BT;", '  node [shape=box, fontname="Helvetica", fontsize=10];']
+    by_doc: dict[str, list[str]] = {}
+    for cid in g.nodes:
+        by_doc.setdefault(registry.claims[cid].document, []).append(cid)
+    for i, (doc, ids) in enumerate(sorted(by_doc.items())):
+        lines.append(f'  subgraph "cluster_{i}" {{ label="{doc}";')
+        for cid in sorted(ids, key=order_key):
+            fill = colors.get(cid)
+            style = f', style=filled, fillcolor="{fill}"' if fill else ""
+            lines.append(f'    "{cid}" [label="{cid}"{style}];')
+        lines.append("  }")
+    for a, b in g.edges:
+        lines.append(f'  "{a}" -> "{b}";')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["build_graph", "check_graph", "GraphReport", "Fault", "tier_of", "order_key", "to_dot", "rests_on", "Location"]

@@ -1,0 +1,228 @@
+"""SymPy proofs of identities: the check's relations evaluated on symbolic instances.
+
+A claim opts in with ``check.symbolic`` (``{dims: {...}}`` picks the sweep values; default the smallest
+combination). Each hypothesis gets a *generic* symbolic instance — a vector of free real symbols, a skew
+matrix of free symbols, commuting generators in block form with free frequencies (basis U = I: the
+scope says so) — and every ``==`` relation must simplify to zero. The scope of the proof (dimensions,
+what was specialised) is reported with the verdict.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from . import dsl
+from .evaluation import compile_check, sweep
+from .samplers import CommutingSkew, Mat, Orth, Scalar, Skew, SkewFamily, Sym, Vec
+
+
+class SymbolicUnsupported(Exception):
+    pass
+
+
+@dataclass
+class Outcome:
+    proved: bool
+    scope: str
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"proved": self.proved, "scope": self.scope, "message": self.message}
+
+
+@contextmanager
+def _time_limit(seconds: int):
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def handler(signum, frame):
+        raise TimeoutError
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _J() -> sp.Matrix:
+    return sp.Matrix([[0, -1], [1, 0]])
+
+
+def _instance(name: str, sampler, notes: list[str]) -> Any:
+    a = sampler.args
+    if isinstance(sampler, Vec):
+        return sp.Matrix(sp.symbols(f"{name}0:{int(a['n'])}", real=True))
+    if isinstance(sampler, Scalar):
+        return sp.Symbol(name, real=True)
+    if isinstance(sampler, Skew):
+        n = int(a["n"])
+        s = sp.zeros(n, n)
+        for i in range(n):
+            for j in range(i + 1, n):
+                v = sp.Symbol(f"{name}_{i}{j}", real=True)
+                s[i, j], s[j, i] = -v, v
+        return s
+    if isinstance(sampler, Sym):
+        n = int(a["n"])
+        s = sp.zeros(n, n)
+        for i in range(n):
+            for j in range(i, n):
+                s[i, j] = s[j, i] = sp.Symbol(f"{name}_{i}{j}", real=True)
+        return s
+    if isinstance(sampler, Mat) and not isinstance(sampler, (Skew, Sym)):
+        n = int(a["n"])
+        m = int(a.get("m", n))
+        return sp.Matrix(m, n, lambda i, j: sp.Symbol(f"{name}_{i}{j}", real=True))
+    if isinstance(sampler, CommutingSkew) and not isinstance(sampler, SkewFamily):
+        d, dc, m = sampler._dims()
+        notes.append(f"{name}: basis U = I, free frequencies")
+        lam = [[sp.Symbol(f"lam_{k}{u}", real=True) for u in range(m)] for k in range(dc)]
+        gens = []
+        for k in range(dc):
+            blocks = [lam[k][u] * _J() for u in range(m)] + ([sp.zeros(d - 2 * m, d - 2 * m)] if d > 2 * m else [])
+            gens.append(sp.diag(*blocks))
+        return {"L": gens, "U": sp.eye(d), "freqs": sp.Matrix(lam)}
+    if isinstance(sampler, Orth):
+        raise SymbolicUnsupported("orthogonal matrices have no free symbolic parameterisation here")
+    raise SymbolicUnsupported(f"no symbolic instance for {sampler.name}")
+
+
+def _canonical(x: Any) -> Any:
+    """Keep rational-function entries in lowest terms after each operation (expressions stay small)."""
+    def one(e):
+        return sp.cancel(e) if e.is_rational_function() else e
+    if isinstance(x, sp.MatrixBase):
+        return x.applyfunc(one)
+    return one(x) if isinstance(x, sp.Expr) else x
+
+
+class SympyBackend(dsl.Backend):
+    def binop(self, op, a, b):
+        if op == "@":
+            return _canonical(a * b)
+        if op == "*" and isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase):
+            return _canonical(a.multiply_elementwise(b))
+        ops = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b, "**": lambda: a ** b}
+        return _canonical(ops[op]())
+
+    def transpose(self, a):
+        return a.T if isinstance(a, sp.MatrixBase) else a
+
+    def index(self, a, idx):
+        return a[idx]
+
+    def reduce(self, name, values):
+        out = values[0]
+        for v in values[1:]:
+            out = out + v if name == "sum" else out * v
+        if name not in ("sum", "prod"):
+            raise SymbolicUnsupported(f"reduction {name}")
+        return out
+
+    def call(self, name, args, kwargs):
+        fn = _FUNCS.get(name)
+        if fn is None or kwargs:
+            raise SymbolicUnsupported(f"function {name} has no SymPy meaning here")
+        return _canonical(fn(*args))
+
+
+def _expm(m: sp.Matrix) -> sp.Matrix:
+    return sp.simplify(m.exp())
+
+
+def _gen_sum(L, r):
+    out = sp.zeros(*L[0].shape)
+    for k, lk in enumerate(L):
+        out += r[k] * lk
+    return out
+
+
+def _rstr(L, r):
+    return _expm(_gen_sum(L, r))
+
+
+def _cayley(s: sp.Matrix) -> sp.Matrix:
+    eye = sp.eye(s.shape[0])
+    # (I - S)(I + S)^{-1} = adj(I + S)(I - S) / det(I + S): the factors commute; polynomials stay small
+    return (eye + s).adjugate() * (eye - s) / (eye + s).det()
+
+
+_FUNCS = {
+    "I": lambda n: sp.eye(int(n)),
+    "zeros": lambda m, n=None: sp.zeros(int(m), int(n if n is not None else m)),
+    "exp": sp.exp,
+    "log": sp.log,
+    "sqrt": sp.sqrt,
+    "sin": sp.sin,
+    "cos": sp.cos,
+    "expm": _expm,
+    "inv": lambda m: m.inv(),
+    "det": lambda m: m.det(),
+    "tr": lambda m: m.trace(),
+    "comm": lambda a, b: a * b - b * a,
+    "skew_part": lambda m: (m - m.T) / 2,
+    "sym_part": lambda m: (m + m.T) / 2,
+    "dot": lambda x, y: (x.T * y)[0, 0],
+    "outer": lambda x, y: x * y.T,
+    "generator_sum": _gen_sum,
+    "R_str": _rstr,
+    "cayley": _cayley,
+}
+
+
+def _is_zero(expr: Any) -> bool:
+    if isinstance(expr, sp.MatrixBase):
+        return all(_is_zero(e) for e in expr)
+    num, _ = sp.fraction(sp.cancel(expr) if expr.is_rational_function() else sp.together(expr))
+    num = sp.expand(num)
+    if num == 0:
+        return True
+    if num.has(sp.sin, sp.cos, sp.exp):
+        return sp.simplify(sp.expand_trig(sp.trigsimp(num))) == 0
+    return False
+
+
+def prove(claim, check, seconds: int = 60) -> Outcome:
+    spec = dict(check.symbolic or {})
+    dims = dict(spec.get("dims") or sweep(check)[0])
+    notes: list[str] = []
+    try:
+        comp = compile_check(check, dims, "relation")
+        if comp.randoms:
+            raise SymbolicUnsupported("random hypotheses")
+        env: dict[str, Any] = dict(dims)
+        for name, sampler in comp.givens.items():
+            env[name] = _instance(name, sampler, notes)
+        backend = SympyBackend()
+        with _time_limit(seconds):
+            for name, node in comp.where:
+                env[name] = dsl.evaluate(node, env, backend)
+            for rel in comp.relations:
+                if rel.op != "==":
+                    raise SymbolicUnsupported(f"relation {rel.op} (only identities are proved symbolically)")
+                lhs = dsl.evaluate(rel.lhs, env, backend)
+                rhs = dsl.evaluate(rel.rhs, env, backend)
+                if not _is_zero(lhs - rhs):
+                    scope = _scope(dims, notes)
+                    return Outcome(False, scope, f"{rel.text}: the difference does not simplify to zero")
+    except SymbolicUnsupported as exc:
+        return Outcome(False, _scope(dims, notes), f"not attempted: {exc}")
+    except TimeoutError:
+        return Outcome(False, _scope(dims, notes), f"SymPy did not finish within {seconds} s")
+    return Outcome(True, _scope(dims, notes), "every identity simplified to zero")
+
+
+def _scope(dims: dict, notes: list[str]) -> str:
+    parts = [", ".join(f"{k}={v}" for k, v in dims.items()) or "as stated"]
+    parts.extend(notes)
+    return "; ".join(parts)
