@@ -80,7 +80,9 @@ def _faults(registry: Registry, g: nx.DiGraph) -> list[Fault]:
                 faults.append(Fault(cid, "forward-dep", dep,
                                     f"tier {tier_label(cid)} statement depends on {dep} of later tier {tier_label(dep)}"))
     for cycle in nx.simple_cycles(g):
-        # report the cycle on every edge; an edge with a `cycle` finding breaks it
+        # report the cycle once, on its first claim in document order; a `cycle` finding on any of its edges accepts it
+        first = min(range(len(cycle)), key=lambda i: order_key(cycle[i]))
+        cycle = cycle[first:] + cycle[:first]
         edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
         text = " -> ".join(cycle + [cycle[0]])
         faults.append(Fault(edges[0][0], "cycle", "|".join(f"{a}>{b}" for a, b in edges), f"dependency cycle {text}"))

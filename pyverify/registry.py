@@ -175,7 +175,8 @@ class Problem:
 
     def __str__(self) -> str:
         who = f" [{self.claim_id}]" if self.claim_id else ""
-        return f"{self.location}:{who} {self.message}"
+        code = f" {self.code}:" if self.code not in ("invalid", "yaml", "io") else ""
+        return f"{self.location}:{who}{code} {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,44 @@
+"""Shared helpers: write small registries into a temporary folder."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DOC = textwrap.dedent("""\
+    documents:
+      - key: doc
+        title: A test document
+        files: [doc.txt]
+        ambient_symbols: [R]
+    """)
+
+
+def claim_yaml(cid: str, *, deps: str = "[]", extra: str = "", kind: str = "identity") -> str:
+    """One claim entry of a `claims:` list (fields at 4 spaces; line 1 of it is `  - id:`)."""
+    body = (f'  - id: "{cid}"\n    title: t\n    document: doc\n    locator: here\n'
+            f"    kind: {kind}\n    statement: 'x = x'\n    deps: {deps}\n")
+    if extra:
+        body += textwrap.indent(textwrap.dedent(extra), "    ")
+    return body
+
+
+@pytest.fixture
+def make_registry(tmp_path: Path):
+    """make_registry({"a.yaml": "claims:\\n" + claim_yaml(...)}) -> folder with documents.yaml added."""
+
+    count = iter(range(1000))
+
+    def make(files: dict[str, str], with_doc: bool = True) -> Path:
+        root = tmp_path / f"r{next(count)}" / "claims"
+        root.mkdir(parents=True)
+        if with_doc:
+            (root / "documents.yaml").write_text(DOC)
+        for name, text in files.items():
+            (root / name).write_text(text)
+        return root
+
+    return make

@@ -1,0 +1,107 @@
+"""The command-line contract of DESIGN.md: formats, exit codes, --registry."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from pyverify.cli import main
+
+from conftest import REPO, claim_yaml
+
+PLANTED = str(REPO / "tests" / "meta" / "planted.yaml")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_json_has_the_contract_fields(capsys):
+    code, out, _ = run(capsys, "list", "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) >= 276
+    assert {"id", "document", "kind", "title", "statement", "deps"} <= set(rows[0])
+    ids = {r["id"] for r in rows}
+    assert {"T0.1", "T8'.1bis", "T8'.23", "ESPR.Thm2", "S4.stack", "PE.Table4", "RGAT.Alg"} <= ids
+
+
+def test_list_text(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0 and re.search(r"\d+ claims in 4 documents", out)
+
+
+def test_graph_formats_and_check(capsys):
+    code, out, _ = run(capsys, "graph", "--check")
+    assert code == 0 and "graph check: ok" in out
+    code, out, _ = run(capsys, "graph", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["problems"] == [] and data["edges"] and data["findings"]
+    code, out, _ = run(capsys, "graph", "--format", "dot")
+    assert code == 0 and out.startswith("digraph") and '"T2.9" -> ' in out
+
+
+def test_graph_check_fails_on_a_planted_fault(capsys, make_registry):
+    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("T1.1", deps="[T2.1]") + claim_yaml("T2.1")})
+    code, _, err = run(capsys, "graph", "--check", "--registry", str(root))
+    assert code == 1 and "forward-dep" in err and "a.yaml:" in err
+
+
+def test_unusable_registry_exits_2_with_file_and_line(capsys, make_registry):
+    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("A.1", kind="lemma")})
+    for cmd in (["list"], ["graph"], ["check"]):
+        code, _, err = run(capsys, *cmd, "--registry", str(root))
+        assert code == 2 and "a.yaml:6" in err
+
+
+def test_check_json_contract_and_exit_codes(capsys):
+    code, out, _ = run(capsys, "check", "P.sign-relative", "P.unsat-range", "--registry", PLANTED,
+                       "--budget", "quick", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["seed"] == 0 and data["device"] == "cpu"
+    c = data["claims"][0]
+    assert {"id", "verdict", "expect", "worst", "instances", "elapsed_s", "witness", "message"} <= set(c)
+    assert "witness" not in data["claims"][1]
+
+
+def test_check_exit_1_when_a_verdict_differs(capsys, make_registry):
+    text = "claims:\n" + claim_yaml("A.1", extra="check: {given: {x: 'vec(3)'}, assert: 'x == 2 * x'}\nexpect: holds\n")
+    code, out, _ = run(capsys, "check", "--registry", str(make_registry({"a.yaml": text})), "--budget", "quick")
+    assert code == 1 and "expected holds" in out
+
+
+def test_check_unknown_id_exits_2(capsys):
+    code = None
+    try:
+        code = main(["check", "No.such", "--registry", PLANTED])
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+
+
+def test_check_cuda_without_gpu_is_a_clear_error(capsys):
+    import torch
+
+    if torch.cuda.is_available():
+        return
+    code, _, err = run(capsys, "check", "P.sign-relative", "--registry", PLANTED, "--device", "cuda")
+    assert code == 2 and "no CUDA device" in err
+
+
+def test_same_seed_same_json_byte_for_byte(capsys, tmp_path):
+    outs = []
+    for _ in range(2):
+        code, out, _ = run(capsys, "check", "--registry", PLANTED, "--budget", "quick", "--seed", "7", "--format", "json")
+        outs.append(re.sub(r'"elapsed_s": [0-9.e-]+', '"elapsed_s": 0', out))
+    assert outs[0] == outs[1]
+    code, out, _ = run(capsys, "check", "--registry", PLANTED, "--budget", "quick", "--seed", "8", "--format", "json")
+    assert re.sub(r'"elapsed_s": [0-9.e-]+', '"elapsed_s": 0', out) != outs[0], "the seed matters"
+
+
+def test_out_file_and_schema(capsys, tmp_path):
+    out_file = tmp_path / "r.json"
+    code, _, _ = run(capsys, "check", "P.unsat-range", "--registry", PLANTED, "--budget", "quick", "--out", str(out_file))
+    assert code == 0 and json.loads(out_file.read_text())["claims"][0]["verdict"] == "vacuous"
+    code, out, _ = run(capsys, "schema")
+    assert code == 0 and json.loads(out)["properties"]["claims"]

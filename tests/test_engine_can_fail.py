@@ -1,0 +1,79 @@
+"""The engine can fail: planted-false claims are refuted (or flagged vacuous); true claims are not.
+
+The kill rate (planted errors caught / planted errors) is computed here and must equal the figure the
+README states, so the README cannot quote a number the engine did not produce.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from pyverify.engine import run_claim
+from pyverify.registry import load_registry
+
+from conftest import REPO
+
+PLANTED = load_registry(REPO / "tests" / "meta" / "planted.yaml")
+TRUE = load_registry(REPO / "tests" / "meta" / "true.yaml")
+KINDS = {"flipped", "constant halved", "exponent off by one", "sign error", "dropped hypothesis",
+         "transposed product", "wrong scaling factor", "jointly unsatisfiable hypotheses", "vacuous bound"}
+
+
+def _run(reg, cid):
+    return run_claim(reg.claims[cid], budget="quick", seed=0, conventions=reg.conventions(cid))
+
+
+@pytest.fixture(scope="module")
+def planted_results():
+    return {cid: _run(PLANTED, cid) for cid in PLANTED.claims}
+
+
+def test_every_kind_of_planted_error_is_present():
+    kinds = Counter(c.notes for c in PLANTED.claims.values())
+    assert set(kinds) == KINDS and all(n >= 1 for n in kinds.values())
+    assert sum(kinds.values()) >= 24
+
+
+@pytest.mark.parametrize("cid", list(PLANTED.claims))
+def test_planted_error_is_caught(planted_results, cid):
+    r = planted_results[cid]
+    assert r.verdict in ("refuted", "vacuous"), f"{cid}: {r.verdict}: {r.message}"
+    assert r.verdict == PLANTED.claims[cid].expect
+    if r.verdict == "refuted" and PLANTED.claims[cid].check.relation == "auto" and not PLANTED.claims[cid].check.given.get("W"):
+        w = r.witness
+        assert w["seed"] == 0 and w["values"] and w["relations"], "a refutation carries a witness"
+
+
+@pytest.mark.parametrize("cid", list(TRUE.claims))
+def test_true_claim_is_not_refuted(cid):
+    r = _run(TRUE, cid)
+    assert r.verdict == TRUE.claims[cid].expect, f"{cid}: {r.verdict}: {r.message}"
+
+
+def test_readme_states_the_measured_kill_rate(planted_results):
+    caught = sum(r.verdict in ("refuted", "vacuous") for r in planted_results.values())
+    total = len(planted_results)
+    readme = (REPO / "README.md").read_text()
+    m = re.search(r"kill rate[^0-9]*(\d+)\s*/\s*(\d+)", readme, re.IGNORECASE)
+    assert m, "README must state the kill rate as `kill rate: N/M`"
+    assert (int(m.group(1)), int(m.group(2))) == (caught, total)
+
+
+def test_refutation_is_reproducible_with_its_seed():
+    a = _run(PLANTED, "P.sign-relative").as_dict()
+    b = _run(PLANTED, "P.sign-relative").as_dict()
+    a.pop("elapsed_s"), b.pop("elapsed_s")
+    assert a == b
+
+
+def test_witness_is_shrunk_and_still_violates():
+    r = _run(PLANTED, "P.transpose-product")
+    params = r.witness["params"]["M"]["raw"]
+    flat = [x for row in params for x in row]
+    # rounded parameters: few decimals survive shrinking
+    assert all(abs(x * 1e4 - round(x * 1e4)) < 1e-6 for x in flat)
+    rel = r.witness["relations"][0]
+    assert rel["measure"] > 1e-3
