@@ -95,20 +95,28 @@ def cmd_graph(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_checks(reg, ids: list[str], budget: str, seed: int, device: str, progress: bool = False):
-    """Run the engine over the selected claims (all when ids is empty), in registry order."""
+def run_checks(reg, ids: list[str], budget: str, seed: int, device: str, progress: bool = False, jobs: int = 1):
+    """Run the engine over the selected claims (all when ids is empty); results in registry order.
+
+    ``jobs`` > 1 spreads claims over worker processes; every claim has its own seed, so the verdicts
+    and witnesses do not depend on the number of jobs."""
     from .engine import run_claim
 
     unknown = [i for i in ids if i not in reg.claims]
     if unknown:
         raise SystemExit(_usage_error(f"unknown claim id(s): {', '.join(unknown)}"))
     selected = [reg.claims[i] for i in ids] if ids else list(reg.claims.values())
-    results = []
     bar = _Progress(len(selected)) if progress else None
-    for claim in selected:
-        if bar:
-            bar.step(claim.id)
-        results.append(run_claim(claim, budget=budget, seed=seed, device=device, conventions=reg.conventions(claim.id)))
+    if jobs > 1 and len(selected) > 1 and device == "cpu":
+        from .parallel import run_parallel
+
+        results = run_parallel(reg, selected, budget, seed, device, jobs, bar)
+    else:
+        results = []
+        for claim in selected:
+            if bar:
+                bar.step(claim.id)
+            results.append(run_claim(claim, budget=budget, seed=seed, device=device, conventions=reg.conventions(claim.id)))
     if bar:
         bar.done()
     return results
@@ -144,7 +152,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return _usage_error("--device cuda was asked for, but no CUDA device is available")
     reg = load_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
-    results = run_checks(reg, args.ids, args.budget, args.seed, args.device, progress)
+    results = run_checks(reg, args.ids, args.budget, args.seed, args.device, progress, args.jobs)
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
                "claims": [r.as_dict() for r in results]}
     if args.out:
@@ -166,6 +174,72 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
 
 
+def cmd_lean(args: argparse.Namespace) -> int:
+    from . import lean
+
+    reg = load_registry(args.registry)
+    built, log = (False, "")
+    chain = lean.toolchain()
+    if args.build:
+        built, log = lean.lake_build()
+    decls = lean.index()
+    formal, mismatches = lean.formal_status(reg, decls, built)
+    if args.format == "json":
+        json.dump({"toolchain": chain, "built": built, "claims": list(formal.values()),
+                   "declarations": [d.as_dict() for d in decls], "mismatches": mismatches}, sys.stdout, indent=1)
+        print()
+    else:
+        print(f"Lean toolchain: {chain or 'none installed (no proof can be checked here)'}")
+        if args.build:
+            print(f"lake build: {'passed' if built else 'FAILED or not run'}" + (f"\n{log}" if not built else ""))
+        print(f"{len(decls)} declarations, {sum(d.sorry for d in decls)} containing sorry/admit")
+        for d in decls:
+            if d.sorry:
+                print(f"  sorry: {d.file}:{d.line} {d.name}")
+        linked = [f for f in formal.values() if f["lean"]]
+        print(f"{len(linked)} claims linked to Lean declarations")
+        for f in linked:
+            print(f"  {f['id']:<22} {f['formal']:<14} {f['lean']}")
+        for m in mismatches:
+            print(f"  mismatch: {m}")
+    if args.build and not built:
+        return EXIT_FAIL
+    return EXIT_FAIL if mismatches else EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from . import lean
+    from .graph import check_graph
+    from .report import build
+    from .report.writers import write_html, write_json, write_markdown, write_svg
+
+    reg = load_registry(args.registry)
+    graph = check_graph(reg)
+    results = run_checks(reg, [], args.budget, args.seed, args.device,
+                         progress=sys.stderr.isatty() and not args.no_progress, jobs=args.jobs)
+    built = False
+    if args.lean_build:
+        built, _ = lean.lake_build()
+    formal, _ = lean.formal_status(reg, lean.index(), built)
+    report = build(reg, results, graph, formal, {"budget": args.budget, "seed": args.seed, "device": args.device,
+                                                  "toolchain": lean.toolchain(), "lean_built": built})
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(report, out / "report.json")
+    write_markdown(report, out / "report.md")
+    write_svg(report, out / "graph.svg")
+    write_html(report, out / "index.html")
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    mism = [r.id for r in results if not r.matches]
+    print(f"report written to {out}/ (index.html, report.json, report.md, graph.svg)")
+    print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+          + f"; graph problems: {len(graph.problems)}; verdicts differing from expect: {len(mism)}"
+          + (f" ({', '.join(mism[:10])})" if mism else ""))
+    return EXIT_OK if not mism and graph.ok else EXIT_FAIL
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     text = json.dumps(claim_file_schema(), indent=1)
     if args.out:
@@ -173,6 +247,12 @@ def cmd_schema(args: argparse.Namespace) -> int:
     else:
         print(text)
     return EXIT_OK
+
+
+def _default_jobs() -> int:
+    import os
+
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -199,7 +279,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--out", default=None, help="also write the JSON result to this file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
+    p.add_argument("--jobs", type=int, default=_default_jobs(), help="worker processes (default: CPU count, at most 4)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("report", parents=[common], help="check everything and write the report")
+    p.add_argument("--out", default="report", help="output folder (default report/)")
+    p.add_argument("--budget", choices=["quick", "default", "thorough"], default="default")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--lean-build", action="store_true", help="run `lake build` first (formal status `checked` needs it)")
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--jobs", type=int, default=_default_jobs())
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("lean", parents=[common], help="Lean declarations, sorry audit, formal status per claim")
+    p.add_argument("--build", action="store_true", help="run `lake build` (needs a Lean toolchain)")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_lean)
 
     p = sub.add_parser("schema", parents=[common], help="print the JSON Schema of a registry file")
     p.add_argument("--out", default=None)

@@ -45,9 +45,9 @@ class Budget:
 
 
 BUDGETS = {
-    "quick": Budget(64, 4, 8, 4000, 3, False),
-    "default": Budget(256, 24, 40, 20000, 6, True),
-    "thorough": Budget(2048, 96, 150, 200000, 16, True),
+    "quick": Budget(48, 4, 4, 4000, 3, False),
+    "default": Budget(256, 16, 24, 20000, 6, True),
+    "thorough": Budget(2048, 64, 150, 200000, 16, True),
 }
 
 
@@ -152,9 +152,13 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
     any_satisfiable = False
     worst_measure: list[float] = []
     worst_ratio: list[float | None] = []
-    for comp in compiled:
-        gen = torch.Generator(device="cpu").manual_seed(claim_seed(seed, claim.id) + len(ratios_by_size))
-        out = search(comp, budget.instances, budget.restarts, budget.steps, gen, ctx, check.tol,
+    # the budget is per claim: a sweep shares it between its assignments (each gets at least a little)
+    share = len(compiled)
+    n_inst = max(16, budget.instances // share)
+    n_rest = max(2, budget.restarts // share)
+    for k, comp in enumerate(compiled):
+        gen = torch.Generator(device="cpu").manual_seed(claim_seed(seed, claim.id) + k)
+        out = search(comp, n_inst, n_rest, budget.steps, gen, ctx, check.tol,
                      stop_early=relation not in ("constant", "exists"))
         res.instances += out.instances
         any_satisfiable |= out.satisfiable
@@ -184,7 +188,7 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
             if _confirm(claim, comp, out.best, ctx, check.tol, seed, res):
                 return
             # the random-phase candidate did not survive the re-check: run the full adversarial search
-            out = search(comp, budget.instances, budget.restarts, budget.steps, gen, ctx, check.tol)
+            out = search(comp, n_inst, n_rest, budget.steps, gen, ctx, check.tol)
             res.instances += out.instances
             if out.best is not None and _confirm(claim, comp, out.best, ctx, check.tol, seed, res):
                 return
@@ -206,7 +210,7 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
             return
     res.verdict = "holds"
     res.message = res.message or f"no violation in {res.instances} instances"
-    if check.symbolic:
+    if check.symbolic is not None:
         from .symbolic import prove
 
         outcome = prove(claim, check)

@@ -176,6 +176,10 @@ class Compiled:
     def evaluate(self, theta: dict, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
         """Batched: theta (B, ...) -> Sides with tensors (B, ...)."""
         values = self.values(theta)
+        if not values and not randoms:
+            # no hypotheses: one instance (a statement about constants), nothing to batch over
+            flat = tuple(x.unsqueeze(0) for x in self._one({}, {}, ctx, keep_samples))
+            return Sides(self, flat, values)
         fn = functools.partial(self._one, ctx=ctx, keep_samples=keep_samples)
         try:
             flat = vmap(fn)(values, randoms or {})
@@ -184,9 +188,8 @@ class Compiled:
         except RuntimeError as exc:
             if "vmap" not in str(exc) and "Batching rule" not in str(exc):
                 raise
-            # a function without a batching rule: fall back to the per-instance loop
-            b = next(iter(theta.values()))
-            b = next(iter(b.values())).shape[0]
+            # a function without a batching rule (or with a data-dependent branch): the per-instance loop
+            b = _batch_size(theta, randoms)
             outs = [self.evaluate_one(theta, i, ctx, randoms, keep_samples).flat for i in range(b)]
             flat = tuple(torch.stack([o[j] for o in outs]) for j in range(len(outs[0])))
         return Sides(self, flat, values)
@@ -199,6 +202,15 @@ class Compiled:
         rv = {n: v[i] for n, v in (randoms or {}).items()}
         flat = self._one(one, rv, ctx, keep_samples)
         return Sides(self, tuple(x.unsqueeze(0) for x in flat), values)
+
+
+def _batch_size(theta: dict, randoms: dict | None) -> int:
+    for t in theta.values():
+        for v in t.values():
+            return v.shape[0]
+    for v in (randoms or {}).values():
+        return v.shape[0]
+    return 1
 
 
 @dataclass

@@ -30,7 +30,8 @@ def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
         for p in parts:
             scales.append(p.detach().abs().reshape(p.shape[0], -1).amax(1))
     b = sides.flat[0].shape[0] if sides.flat else 1
-    scale = torch.stack(scales).amax(0) if scales else torch.zeros(b, dtype=dtype)
+    device = sides.flat[0].device if sides.flat else None
+    scale = torch.stack(scales).amax(0) if scales else torch.zeros(b, dtype=dtype, device=device)
     size = max((x[0].numel() for x in sides.flat), default=1)
     return TOL_FACTOR * eps * math.sqrt(size) * (1 + scale)
 
@@ -52,6 +53,12 @@ class Scored:
 def relation_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor):
     """Violation score (B,), measure (B,), tightness ratio (B,) or None."""
     b = tol.shape[0]
+    # per-instance broadcasting: dim 0 is the instance, so a per-instance scalar (B,) against a vector
+    # (B, n) gets trailing singleton dims, never a leading one
+    if lhs.dim() < rhs.dim():
+        lhs = lhs.reshape(*lhs.shape, *([1] * (rhs.dim() - lhs.dim())))
+    elif rhs.dim() < lhs.dim():
+        rhs = rhs.reshape(*rhs.shape, *([1] * (lhs.dim() - rhs.dim())))
     lhs, rhs = torch.broadcast_tensors(lhs, rhs)
     l, r = _flat(lhs, b), _flat(rhs, b)
     if op in ("==", "!="):

@@ -179,14 +179,27 @@ FUNCTIONS: dict[str, Function] = {
     "d_geo": Function(quaternion.geodesic_distance, "2 arccos |<q,k>|, stable"),
     "rotation_angle": Function(_rotation_angle, "angle of the rotation of a unit quaternion"),
     # positional encodings (attention/positional.py)
-    "hellinger": Function(positional.hellinger, "Hellinger distance matrix of row distributions"),
+    # validate=False: the value checks of the user-facing function are data-dependent branches, which vmap
+    # cannot batch; the samplers guarantee distributions
+    "hellinger": Function(lambda mu, normalized=False: positional.hellinger(mu, normalized=normalized, validate=False),
+                          "Hellinger distance matrix of row distributions"),
     "mds": Function(positional.classical_mds, "Algorithm 1: classical MDS"),
     "stress": Function(positional.stress, "stress, equation (4)"),
     "sinusoidal": Function(positional.sinusoidal, "sinusoidal encoding (n, d)"),
     "pairwise_distances": Function(positional.pairwise_distances, "Euclidean distances between rows"),
     "gram": Function(positional.double_centred_gram, "B = -1/2 H (D o D) H, eq. (5)"),
-    "fisher_rao": Function(positional.fisher_rao, "Fisher-Rao geodesic distance matrix"),
+    "fisher_rao": Function(lambda mu: positional.fisher_rao(mu, validate=False), "Fisher-Rao geodesic distance matrix"),
     "low_rank_factor": Function(lambda P, r: positional.low_rank_factor(P, int(r))[0], "A of P ~ A B^T"),
+    # --- extras: espr-derivation ---
+    "joint_block_U": Function(lambda L: rotations.joint_block_decomposition(L)[0], "T2.3 computed from L alone: orthogonal U of the joint block form"),
+    "joint_block_lam": Function(lambda L: rotations.joint_block_decomposition(L)[1], "T2.3 computed from L alone: lambda (d_c, m) of the joint block form"),
+    # --- extras: espr-paper ---
+    # --- extras: rgat ---
+    "topk_candidates": Function(lambda s, k: quaternion.topk_candidates(s, int(k)), "candidate sets S_i: the k largest scores of each row (bool mask)"),
+    "truncation_terms": Function(lambda P, v, S: quaternion.truncation_terms(P, v, S)._asdict(), "Lemma S7 terms: full, truncated, retained, dropped, mean_in, mean_out"),
+    "truncated_attention": Function(quaternion.truncated_attention, "sparse output y~_i = sum_{j in S_i} P_ij v_j / p_i"),
+    "truncation_bound": Function(quaternion.truncation_bound, "Corollary S8 right-hand side 2 V_max delta_i"),
+    # --- extras: pe-theory ---
 }
 
 # Special forms the engine evaluates itself (they need the unevaluated argument).

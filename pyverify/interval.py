@@ -38,8 +38,10 @@ class Ball:
         return Ball(arb_mat([[x if isinstance(x, arb) else arb(x)]]), 0)
 
     @staticmethod
-    def from_tensor(t: torch.Tensor) -> "Ball":
+    def from_tensor(t: torch.Tensor) -> "Ball | list":
         t = t.detach().cpu().double()
+        if t.dim() == 3:  # a family of matrices (generators L): a list of balls
+            return [Ball.from_tensor(x) for x in t]
         if t.dim() == 0:
             return Ball.scalar(float(t))
         if t.dim() == 1:
@@ -47,6 +49,10 @@ class Ball:
         if t.dim() == 2:
             return Ball(arb_mat(t.tolist()), 2)
         raise Unsupported(f"tensors of {t.dim()} dimensions")
+
+    def __float__(self) -> float:
+        """Midpoint of a scalar ball: only for integer arguments (indices, sizes) of the expression."""
+        return float(self.s().mid())
 
     def s(self) -> arb:
         if self.ndim != 0:
@@ -65,7 +71,7 @@ class Ball:
 
 
 def _lift(x: Any) -> Ball:
-    if isinstance(x, Ball):
+    if isinstance(x, (Ball, list)):
         return x
     if isinstance(x, torch.Tensor):
         return Ball.from_tensor(x)
@@ -89,7 +95,7 @@ def _elementwise(a: Ball, b: Ball, f) -> Ball:
 
 
 def _fro(a: Ball) -> arb:
-    return sum((x * x for x in a.entries()), arb(0)).sqrt()
+    return sum((x * x for x in a.entries()), arb(0)).nonnegative_part().sqrt()
 
 
 def _eye(n: int) -> arb_mat:
@@ -132,7 +138,14 @@ class BallBackend(dsl.Backend):
         return a if a.ndim < 2 else Ball(a.m.transpose(), 2)
 
     def index(self, a, idx):
-        raise Unsupported("indexing")
+        if isinstance(a, list) and isinstance(idx, int):
+            return a[idx]
+        a = _lift(a)
+        if isinstance(a, Ball) and a.ndim == 1 and isinstance(idx, int):
+            return Ball.scalar(a.m[idx, 0])
+        if isinstance(a, Ball) and a.ndim == 2 and isinstance(idx, tuple) and all(isinstance(i, int) for i in idx):
+            return Ball.scalar(a.m[idx[0], idx[1]])
+        raise Unsupported("this indexing")
 
     def reduce(self, name, values):
         vals = [_lift(v) for v in values]
@@ -149,19 +162,28 @@ class BallBackend(dsl.Backend):
         fn = _FUNCS.get(name)
         if fn is None:
             raise Unsupported(f"function {name}")
-        return fn(*[_lift(a) for a in args])
+        return fn(*[a if isinstance(a, list) else _lift(a) for a in args])
 
 
 def _opnorm(a: Ball) -> Ball:
-    """Enclosure of the operator 2-norm: [|M v|/|v| for the float top singular vector v, |M|_F]."""
+    """Rigorous enclosure of the operator 2-norm sqrt(lambda_max(G)), G = M^T M.
+
+    Lower: the Rayleigh quotient of G at the float top eigenvector (<= lambda_max).  Upper: Gershgorin
+    discs of Q^{-1} G Q with Q the float eigenvectors (similar to G, nearly diagonal, so the discs are
+    tight even for the repeated eigenvalues that skew matrices always have)."""
     if a.ndim < 2:
         return Ball.scalar(_fro(a))
-    mid = torch.tensor([[float(a.m[i, j].mid()) for j in range(a.m.ncols())] for i in range(a.m.nrows())], dtype=torch.float64)
-    v = torch.linalg.svd(mid).Vh[0]
-    vb = Ball.from_tensor(v)
-    lower = _fro(Ball(a.m * vb.m, 1)) / _fro(vb)
-    upper = _fro(a)
-    return Ball.scalar(lower.union(upper))
+    g = a.m.transpose() * a.m
+    n = g.nrows()
+    mid = torch.tensor([[float(g[i, j].mid()) for j in range(n)] for i in range(n)], dtype=torch.float64)
+    _, vecs = torch.linalg.eigh(mid)
+    q = arb_mat(vecs.tolist())
+    c = arb_mat.solve(q, g * q)
+    upper = max(float((c[i, i] + sum((abs(c[i, j]) for j in range(n) if j != i), arb(0))).upper()) for i in range(n))
+    v = arb_mat([[float(x)] for x in vecs[:, -1].tolist()])
+    lower = float(((v.transpose() * g * v)[0, 0] / (v.transpose() * v)[0, 0]).lower())
+    lam = arb((lower + upper) / 2, (upper - lower) / 2)
+    return Ball.scalar(lam.sqrt())
 
 
 def _norm(a: Ball) -> Ball:
@@ -174,10 +196,80 @@ def _expm(a: Ball) -> Ball:
     return Ball(a.m.exp(), 2)
 
 
+def _generator_sum(L: list, r: Ball) -> Ball:
+    out = None
+    for k, lk in enumerate(L):
+        term = _elementwise(Ball.scalar(r.m[k, 0]), lk, lambda a, b: a * b)
+        out = term if out is None else _elementwise(out, term, lambda a, b: a + b)
+    return out
+
+
 def _cayley(s: Ball) -> Ball:
     n = s.m.nrows()
     eye = _eye(n)
     return Ball(arb_mat.solve(eye + s.m, eye - s.m), 2)
+
+
+def _vec(entries: list) -> Ball:
+    return Ball(arb_mat([[x] for x in entries]), 1)
+
+
+def _qmul(a: Ball, b: Ball) -> Ball:
+    w1, x1, y1, z1 = a.entries()
+    w2, x2, y2, z2 = b.entries()
+    return _vec([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+                 w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2])
+
+
+def _d_geo(q: Ball, k: Ball) -> Ball:
+    """2 arccos|<q,k>| as 4 atan2(|q - s k|, |q + s k|) when the sign s of <q,k> is certain."""
+    ip = sum((x * y for x, y in zip(q.entries(), k.entries())), arb(0))
+    if ip > 0 or ip < 0:
+        s = 1 if ip > 0 else -1
+        minus = _fro(_vec([x - s * y for x, y in zip(q.entries(), k.entries())]))
+        plus = _fro(_vec([x + s * y for x, y in zip(q.entries(), k.entries())]))
+        return Ball.scalar(4 * arb.atan2(minus, plus))
+    return Ball.scalar(2 * abs(ip).acos())
+
+
+def _rotation_angle(q: Ball) -> Ball:
+    w, *v = q.entries()
+    return Ball.scalar(2 * arb.atan2(_fro(_vec(v)), abs(w)))
+
+
+def _hellinger(mu: Ball) -> Ball:
+    n, v = mu.m.nrows(), mu.m.ncols()
+    root = [[mu.m[i, j].sqrt() for j in range(v)] for i in range(n)]
+    out = arb_mat(n, n)
+    for i in range(n):
+        for j in range(n):
+            diffs = [root[i][t] - root[j][t] for t in range(v)]
+            out[i, j] = arb(0) if i == j else sum((d * d for d in diffs), arb(0)).nonnegative_part().sqrt()
+    return Ball(out, 2)
+
+
+def _projector(u: Ball, cols: range) -> Ball:
+    n = u.m.nrows()
+    out = arb_mat(n, n)
+    for i in range(n):
+        for j in range(n):
+            out[i, j] = sum((u.m[i, c] * u.m[j, c] for c in cols), arb(0))
+    return Ball(out, 2)
+
+
+def _pi_act(u: Ball, m: Ball) -> Ball:
+    return _projector(u, range(2 * int(float(m.s().mid()))))
+
+
+def _pi_null(u: Ball, m: Ball) -> Ball:
+    return _projector(u, range(2 * int(float(m.s().mid())), u.m.nrows()))
+
+
+def _amax(a: Ball) -> Ball:
+    es = a.entries()
+    lo = max(float(e.lower()) for e in es)
+    hi = max(float(e.upper()) for e in es)
+    return Ball.scalar(arb((lo + hi) / 2, (hi - lo) / 2))
 
 
 _FUNCS = {
@@ -201,6 +293,17 @@ _FUNCS = {
     "comm": lambda a, b: Ball(a.m * b.m - b.m * a.m, 2),
     "dot": lambda a, b: Ball.scalar((a.m.transpose() * b.m)[0, 0]),
     "cayley": _cayley,
+    "qmul": _qmul,
+    "qconj": lambda q: _vec([q.entries()[0]] + [-x for x in q.entries()[1:]]),
+    "d_geo": _d_geo,
+    "rotation_angle": _rotation_angle,
+    "hellinger": _hellinger,
+    "Pi_act": _pi_act,
+    "Pi_null": _pi_null,
+    "amax": _amax,
+    "l1": lambda a: Ball.scalar(sum((abs(x) for x in a.entries()), arb(0))),
+    "generator_sum": _generator_sum,
+    "R_str": lambda L, r: _expm(_generator_sum(L, r)),
     "I": lambda n: Ball(_eye(int(float(n.s().mid()))), 2),
 }
 
@@ -216,16 +319,18 @@ def certify(comp, sides) -> dict[str, Any]:
         if comp.randoms:
             return {"status": "unsupported: random hypotheses"}
     env: dict[str, Any] = dict(comp.dims)
+    old_prec = flint.ctx.prec
+    flint.ctx.prec = 200
     try:
         for name, v in sides.values.items():
             if isinstance(v, dict):
-                raise Unsupported("composite hypotheses")
-            env[name] = Ball.from_tensor(v[0])
+                env[name] = {k: Ball.from_tensor(x[0]) for k, x in v.items()}
+            else:
+                env[name] = Ball.from_tensor(v[0])
         backend = BallBackend()
         for name, node in comp.where:
             env[name] = dsl.evaluate(node, env, backend)
         tol = float(comp.check.tol) if comp.check.tol is not None else float(default_tol(sides, torch.float64)[0])
-        flint.ctx.prec = 200
         margins = []
         for rel in comp.relations:
             lhs = _lift(dsl.evaluate(rel.lhs, env, backend))
@@ -255,6 +360,8 @@ def certify(comp, sides) -> dict[str, Any]:
         return {"status": f"unsupported: {exc}"}
     except (ValueError, ZeroDivisionError, ArithmeticError) as exc:
         return {"status": f"unsupported: {type(exc).__name__}: {exc}"}
+    finally:
+        flint.ctx.prec = old_prec
 
 
 __all__ = ["certify", "BallBackend", "Ball", "math"]

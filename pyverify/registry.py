@@ -203,6 +203,7 @@ class Registry:
     locations: dict[str, Location]
     key_lines: dict[str, dict[str, int]] = field(default_factory=dict)
     root: Path | None = None
+    source: Path | None = None  # what was loaded (file or folder), to load it again elsewhere
 
     def conventions(self, claim_id: str) -> dict[str, str]:
         """The conventions in force for a claim: document defaults, then claim, then check."""
@@ -396,7 +397,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
 
     if problems:
         raise RegistryError(problems)
-    return Registry(documents, claims, locations, key_lines, base)
+    return Registry(documents, claims, locations, key_lines, base, root.resolve())
 
 
 def _finding_shape_problems(claim: Claim, item: _LineDict, shown: str) -> list[Problem]:

@@ -28,9 +28,9 @@ from torch import Tensor
 
 __all__ = [
     "skew", "free_generators", "commutator", "commutator_norms", "commuting_generators",
-    "generator_combination", "A", "rstr", "rstr_closed_form", "rotate_pairs", "rstr_apply",
+    "generator_combination", "A", "rstr", "R_str", "rstr_closed_form", "rotate_pairs", "rstr_apply",
     "rope_frequencies", "rope", "Pi_act", "Pi_null", "Pi_act_from_generators",
-    "joint_block_decomposition", "cayley", "rsp", "structured_post_rotation",
+    "joint_block_decomposition", "cayley", "rsp", "R_sp", "structured_post_rotation",
     "project_to_structured", "distance_to_structured", "mixing", "espr_logits",
     "relative_defect", "ESPRAttention", "FoldedESPRAttention",
 ]
@@ -152,6 +152,9 @@ def rstr(L: Tensor, r: Tensor) -> Tensor:
     """R_STR(r) = exp(A(r)) by the dense matrix exponential (T1.6; the definition).
     L (..., d_c, d, d), r (..., d_c) -> (..., d, d)."""
     return torch.linalg.matrix_exp(generator_combination(L, r))
+
+
+R_str = rstr  # the spelling used in claim checks
 
 
 def rstr_closed_form(U: Tensor, freqs: Tensor, r: Tensor) -> Tensor:
@@ -321,6 +324,9 @@ def rsp(L: Tensor, r: Tensor, P: Tensor, *, convention: str = "right") -> Tensor
     if convention == "conjugate":
         return P @ R @ P.mT
     raise ValueError(f"convention must be 'right' or 'conjugate', got {convention!r}")
+
+
+R_sp = rsp
 
 
 def _blocks(P: Tensor, U: Tensor, m: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:

@@ -176,7 +176,8 @@ def test_structured_post_rotation_is_invisible_on_the_active_block():
     torch.manual_seed(0)
     layer = randomise(ESPRAttention(12, 2, 2, n_planes=2, post_rotation="structured"))
     P = layer.post_rotation_matrix()
-    assert rot.distance_to_structured(P, layer.basis(), 2).max() < 1e-7 and (P - torch.eye(6, dtype=F64)).abs().max() > 0.1
+    assert rot.distance_to_structured(P, layer.basis(), 2).max() < 1e-7
+    assert (P - torch.eye(6, dtype=F64)).abs().max() > 0.1
     before = layer(x, r)
     with torch.no_grad():
         layer.post_skew.normal_()
@@ -249,7 +250,8 @@ class Block(nn.Module):
         kw = dict(dtype=torch.float32)
         self.norm1, self.norm2 = nn.LayerNorm(d_model, **kw), nn.LayerNorm(d_model, **kw)
         self.attn = ESPRAttention(d_model, n_heads, d_c, causal=True, dtype=torch.float32)
-        self.mlp = nn.Sequential(nn.Linear(d_model, 4 * d_model, **kw), nn.GELU(), nn.Linear(4 * d_model, d_model, **kw))
+        self.mlp = nn.Sequential(nn.Linear(d_model, 4 * d_model, **kw), nn.GELU(),
+                                 nn.Linear(4 * d_model, d_model, **kw))
 
     def forward(self, x, r):
         x = x + self.attn(self.norm1(x), r)
