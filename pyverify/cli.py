@@ -240,6 +240,47 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK if not mism and graph.ok else EXIT_FAIL
 
 
+def cmd_certify(args: argparse.Namespace) -> int:
+    import torch
+
+    from . import certify
+    from .engine import run_claim
+
+    reg = load_registry(args.registry)
+    try:
+        state = torch.load(args.state, map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - torch.load raises many kinds (pickle, zip, runtime)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return _usage_error(f"{args.state}: cannot load a state dict (weights only): {first}")
+    if hasattr(state, "state_dict"):
+        state = state.state_dict()
+    verdicts = {}
+    for cid in sorted(set(certify.RESTS_ON.values())):
+        if cid in reg.claims:
+            verdicts[cid] = run_claim(reg.claims[cid], budget=args.budget, seed=args.seed,
+                                      conventions=reg.conventions(cid)).verdict
+    try:
+        reports = certify.certify(state, verdicts, prefix=args.prefix, radius=args.radius)
+    except ValueError as exc:
+        return _usage_error(f"{args.state}: {exc}")
+    if args.format == "json":
+        json.dump({"state": str(args.state), "radius": args.radius, "verdicts": verdicts,
+                   "heads": [{"head": r.head, "measured": r.measured, "guarantees": r.guarantees} for r in reports]},
+                  sys.stdout, indent=1)
+        print()
+        return EXIT_OK
+    print(f"{args.state}: {len(reports)} head(s); guarantees rest on {', '.join(f'{k} ({v})' for k, v in verdicts.items())}")
+    for r in reports:
+        m = r.measured
+        print(f"head {r.head}: eps_comm {m['eps_comm']:.3g}, eta_mix {m['eta_mix']:.3g}, dist to A {m['dist_A']:.3g}, "
+              f"rho {m['rho']:.3g}, max |L_k| {m['lambda_max']:.3g}")
+        for g in r.guarantees:
+            extra = f" [bound {g['bound']:.4g}, observed {g['observed']:.4g}]" if "bound" in g else ""
+            why = f" — fails: {'; '.join(g['failing_hypotheses'])}" if g["failing_hypotheses"] else ""
+            print(f"  {g['status']:<17} {g['statement']} (rests on {g['rests_on']}: {g['claim_verdict']}){why}{extra}")
+    return EXIT_OK
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     text = json.dumps(claim_file_schema(), indent=1)
     if args.out:
@@ -296,6 +337,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--build", action="store_true", help="run `lake build` (needs a Lean toolchain)")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_lean)
+
+    p = sub.add_parser("certify", parents=[common], help="measure a trained ESPR layer's hypotheses and state what holds")
+    p.add_argument("state", type=Path, help="a saved state dict (torch.save(layer.state_dict(), FILE))")
+    p.add_argument("--prefix", default="", help="key prefix of the layer inside a model's state dict, e.g. 'blocks.0.attn.'")
+    p.add_argument("--radius", type=float, default=1.0, help="bound positions |r|_1 <= radius")
+    p.add_argument("--budget", choices=["quick", "default", "thorough"], default="quick")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_certify)
 
     p = sub.add_parser("schema", parents=[common], help="print the JSON Schema of a registry file")
     p.add_argument("--out", default=None)
