@@ -129,3 +129,18 @@ def test_json_schema_covers_claims():
     schema = claim_file_schema()
     item = schema["properties"]["claims"]["items"]
     assert {"id", "deps", "check", "expect"} <= set(item["properties"])
+
+
+def test_committed_json_schema_is_current():
+    import json
+
+    from conftest import REPO
+
+    committed = json.loads((REPO / "docs" / "claims.schema.json").read_text())
+    assert committed == claim_file_schema_now(), "run `pyverify schema --out docs/claims.schema.json`"
+
+
+def claim_file_schema_now():
+    from pyverify.registry import claim_file_schema
+
+    return claim_file_schema()
