@@ -146,9 +146,12 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
         return _run_order(claim, budget, seed, ctx, res, conv)
     combos = sweep(check)
     compiled = [compile_check(check, dims, relation, conv) for dims in combos]  # compile all first: errors surface early
+    if relation == "expectation" and len(compiled[0].relations) != 1:
+        raise CheckError(f"a {relation} check takes exactly one relation (got {len(compiled[0].relations)}); "
+                         "split it into separate claims")
     if relation == "expectation":
         return _run_expectation(claim, compiled, budget, seed, ctx, res)
-    ratios_by_size: list[tuple[dict, float]] = []
+    ratios_by_size: list[list[tuple[dict, float]]] = [[] for _ in compiled[0].relations]
     any_satisfiable = False
     worst_measure: list[float] = []
     worst_ratio: list[float | None] = []
@@ -167,8 +170,9 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
         else:
             worst_measure = [max(a, b) for a, b in zip(worst_measure, out.worst_measure)]
             worst_ratio = [b if a is None else (a if b is None else max(a, b)) for a, b in zip(worst_ratio, out.worst_ratio)]
-        if out.worst_ratio and out.worst_ratio[0] is not None:
-            ratios_by_size.append((comp.dims, out.worst_ratio[0]))
+        for j, q in enumerate(out.worst_ratio):
+            if q is not None:
+                ratios_by_size[j].append((comp.dims, q))
         if out.nan_instance is not None and relation != "exists":
             ok, _, sides = recheck(comp, out.nan_instance.theta, ctx, check.tol)
             res.verdict = "error"
@@ -202,7 +206,7 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
         res.message = "no instance satisfies the assumptions jointly: " + "; ".join(r.text for r in compiled[0].assumes)
         return
     if relation == "constant":
-        return _judge_constant(res, ratios_by_size)
+        return _judge_constant(res, ratios_by_size, [r.text for r in compiled[0].relations])
     if compiled[0].baseline is not None:
         if _no_better_than_baseline(compiled, budget, seed, claim.id, ctx, check.tol):
             res.verdict = "vacuous"
@@ -305,30 +309,39 @@ def _no_better_than_baseline(compiled: list[Compiled], budget: Budget, seed: int
     return True
 
 
-def _judge_constant(res: Result, ratios: list[tuple[dict, float]]) -> None:
-    """Unnamed constant: report sup lhs/rhs; refute when it grows without bound along the sweep."""
-    finite = [(d, r) for d, r in ratios if math.isfinite(r) and r > 0]
-    if not finite:
+def _judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: list[str]) -> None:
+    """Unnamed constants (one per relation): report sup lhs/rhs; refute when one grows without bound
+    along the sweep."""
+    consts, verdicts = [], []
+    for j, series in enumerate(ratios):
+        finite = [(d, r) for d, r in series if math.isfinite(r) and r > 0]
+        if not finite:
+            continue
+        const = max(r for _, r in finite)
+        consts.append(const)
+        entry = {"relation": texts[j], "constant": const, "by_size": [{"dims": d, "ratio": r} for d, r in finite]}
+        if len(finite) >= 3:
+            xs = [math.log(abs(float(next(iter(d.values())))) or 1e-300) for d, _ in finite]
+            ys = [math.log(r) for _, r in finite]
+            slope = _slope(xs, ys)
+            entry["growth_slope"] = slope
+            if slope > 0.3 and finite[-1][1] > 2 * finite[0][1]:
+                verdicts.append((j, slope, finite))
+        res.details.setdefault("constants", []).append(entry)
+    if not consts:
         res.verdict, res.message = "holds", "lhs never positive where rhs > 0"
         return
-    const = max(r for _, r in finite)
-    res.details["constant"] = const
-    res.details["constant_by_size"] = [{"dims": d, "ratio": r} for d, r in finite]
-    res.worst = const
-    if len(finite) >= 3:
-        sizes = [float(next(iter(d.values()))) for d, _ in finite]
-        xs = [math.log(s) for s in sizes]
-        ys = [math.log(r) for _, r in finite]
-        slope = _slope(xs, ys)
-        res.details["constant_growth_slope"] = slope
-        if slope > 0.3 and finite[-1][1] > 2 * finite[0][1]:
-            res.verdict = "refuted"
-            res.message = (f"the smallest admissible constant grows with size (log-log slope {slope:.2f}): "
-                           f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
-            res.witness = {"growth": res.details["constant_by_size"], "slope": slope}
-            return
+    res.worst = max(consts)
+    res.details["constant"] = res.worst
+    if verdicts:
+        j, slope, finite = verdicts[0]
+        res.verdict = "refuted"
+        res.message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}): "
+                       f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
+        res.witness = {"relation": texts[j], "growth": [{"dims": d, "ratio": r} for d, r in finite], "slope": slope}
+        return
     res.verdict = "holds"
-    res.message = f"smallest constant the search could not beat: {const:.4g} (bounded along the sweep)"
+    res.message = "smallest constant(s) the search could not beat: " + ", ".join(f"{c:.4g}" for c in consts) + " (bounded along the sweep)"
 
 
 def _first(check) -> dict:

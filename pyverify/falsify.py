@@ -28,7 +28,8 @@ def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
     for v in sides.values.values():
         parts = v.values() if isinstance(v, dict) else [v]
         for p in parts:
-            scales.append(p.detach().abs().reshape(p.shape[0], -1).amax(1))
+            if p[0].numel():  # an empty part (e.g. no frequencies when m = 0) has no scale
+                scales.append(p.detach().abs().reshape(p.shape[0], -1).amax(1))
     b = sides.flat[0].shape[0] if sides.flat else 1
     device = sides.flat[0].device if sides.flat else None
     scale = torch.stack(scales).amax(0) if scales else torch.zeros(b, dtype=dtype, device=device)

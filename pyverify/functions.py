@@ -181,14 +181,14 @@ FUNCTIONS: dict[str, Function] = {
     # positional encodings (attention/positional.py)
     # validate=False: the value checks of the user-facing function are data-dependent branches, which vmap
     # cannot batch; the samplers guarantee distributions
-    "hellinger": Function(lambda mu, normalized=False: positional.hellinger(mu, normalized=normalized, validate=False),
+    "hellinger": Function(lambda mu, normalized=False, validate=False: positional.hellinger(mu, normalized=normalized, validate=False),
                           "Hellinger distance matrix of row distributions"),
     "mds": Function(positional.classical_mds, "Algorithm 1: classical MDS"),
     "stress": Function(positional.stress, "stress, equation (4)"),
     "sinusoidal": Function(positional.sinusoidal, "sinusoidal encoding (n, d)"),
     "pairwise_distances": Function(positional.pairwise_distances, "Euclidean distances between rows"),
     "gram": Function(positional.double_centred_gram, "B = -1/2 H (D o D) H, eq. (5)"),
-    "fisher_rao": Function(lambda mu: positional.fisher_rao(mu, validate=False), "Fisher-Rao geodesic distance matrix"),
+    "fisher_rao": Function(lambda mu, validate=False: positional.fisher_rao(mu, validate=False), "Fisher-Rao geodesic distance matrix"),
     "low_rank_factor": Function(lambda P, r: positional.low_rank_factor(P, int(r))[0], "A of P ~ A B^T"),
     # --- extras: espr-derivation ---
     "joint_block_U": Function(lambda L: rotations.joint_block_decomposition(L)[0], "T2.3 computed from L alone: orthogonal U of the joint block form"),

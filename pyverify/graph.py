@@ -158,7 +158,9 @@ def check_graph(registry: Registry) -> GraphReport:
                 what = f.target or f.symbol
                 problems.append(Problem(registry.line_of(cid, "findings"),
                                         f"finding {f.type} ({what}) records no fault: remove it or fix it", cid, "stale-finding"))
-        for ref, field_name in [(r, "restates") for r in claim.restates] + ([(claim.corrects, "corrects")] if claim.corrects else []):
+        refs = [(r, "restates") for r in claim.restates]
+        refs += [(getattr(claim, f), f) for f in ("corrects", "sharpens") if getattr(claim, f)]
+        for ref, field_name in refs:
             if ref not in claims:
                 problems.append(Problem(registry.line_of(cid, field_name), f"{field_name} names unknown id {ref}", cid, "unknown-id"))
     problems.sort(key=lambda p: (p.location.file, p.location.line))

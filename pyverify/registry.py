@@ -135,6 +135,7 @@ class Claim(_Strict):
     deps_truncated: bool = False
     restates: list[str] = Field(default_factory=list)
     corrects: str | None = None
+    sharpens: str | None = None
     defines: list[str] = Field(default_factory=list)
     uses: list[str] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)

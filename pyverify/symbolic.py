@@ -83,6 +83,8 @@ def _instance(name: str, sampler, notes: list[str]) -> Any:
         n = int(a["n"])
         m = int(a.get("m", n))
         return sp.Matrix(m, n, lambda i, j: sp.Symbol(f"{name}_{i}{j}", real=True))
+    if isinstance(sampler, CommutingSkew) and type(sampler).__name__ in ("StructuredPost", "CayleyPost", "NearCommutingSkew"):
+        raise SymbolicUnsupported(f"no symbolic instance for {sampler.name}")
     if isinstance(sampler, CommutingSkew) and not isinstance(sampler, SkewFamily):
         d, dc, m = sampler._dims()
         notes.append(f"{name}: basis U = I, free frequencies")
@@ -119,6 +121,11 @@ class SympyBackend(dsl.Backend):
         return a.T if isinstance(a, sp.MatrixBase) else a
 
     def index(self, a, idx):
+        # torch semantics: M[i] of a matrix is its row i; a vector (n x 1) gives its entry
+        if isinstance(a, sp.MatrixBase) and isinstance(idx, int) and a.shape[1] > 1:
+            return a[idx, :]
+        if isinstance(a, list):
+            return a[idx]
         return a[idx]
 
     def reduce(self, name, values):
@@ -219,6 +226,8 @@ def prove(claim, check, seconds: int = 60) -> Outcome:
         return Outcome(False, _scope(dims, notes), f"not attempted: {exc}")
     except TimeoutError:
         return Outcome(False, _scope(dims, notes), f"SymPy did not finish within {seconds} s")
+    except Exception as exc:  # noqa: BLE001 - a failed symbolic attempt must not turn the claim into `error`
+        return Outcome(False, _scope(dims, notes), f"SymPy could not evaluate the check: {type(exc).__name__}: {exc}")
     return Outcome(True, _scope(dims, notes), "every identity simplified to zero")
 
 

@@ -258,27 +258,43 @@ def Pi_act_from_generators(L: Tensor, tol: float | None = None) -> Tensor:
     return (V * keep[..., None, :]) @ V.mT
 
 
-def joint_block_decomposition(L: Tensor, tol: float | None = None, seed: int = 0) -> tuple[Tensor, Tensor]:
+def joint_block_decomposition(L: Tensor, tol: float | None = None, seed: int = 0, tries: int = 16) -> tuple[Tensor, Tensor]:
     """Lemma 1 / T2.3 computed: U orthogonal and lam (d_c, m) with U^T L_k U ≈ ⊕_u lam[k, u] J ⊕ 0.
 
-    L (d_c, d, d) skew (not batched, not differentiable).  Uses a random combination A = sum c_k L_k:
-    planes are {v, A v / |A v|} for eigenvectors v of A^T A = -A^2.  The off-block residual
-    U^T L_k U - blocks is small exactly when the L_k commute (measure it; it is not asserted here).
+    L (d_c, d, d) skew (not batched, not differentiable).  The common null space comes from
+    G = sum_k L_k^T L_k (a plane is null only if every generator annihilates it, so this is robust).
+    The planes come from a combination A = sum c_k L_k restricted to the active space: planes are
+    {v, A v / |A v|} for eigenvectors v of A^T A.  Of ``tries`` random c the one whose pairs of
+    eigenvalues are best separated (from each other and from 0) is used, so that no plane is nearly
+    merged with another or with the null block.  The off-block residual U^T L_k U - blocks is small
+    exactly when the L_k commute (measure it; it is not asserted here).
     """
     (L,) = _floats(L)
+    L = L.detach()
     if L.dim() != 3:
         raise ValueError(f"L must have shape (d_c, d, d), got {tuple(L.shape)}")
     d_c, d = L.shape[0], L.shape[-1]
-    gen = torch.Generator(device="cpu").manual_seed(seed)
-    c = torch.randn(d_c, generator=gen, dtype=L.dtype).to(L.device)
-    Acomb = generator_combination(L, c)
-    w, V = torch.linalg.eigh(Acomb.mT @ Acomb)
+    G = (L.mT @ L).sum(0)
+    wg, Vg = torch.linalg.eigh(G)
     if tol is None:
-        tol = 100 * d * torch.finfo(L.dtype).eps * max(w[-1].item(), 1e-300)
+        tol = 100 * d * torch.finfo(L.dtype).eps * max(wg[-1].item(), 1e-300)
+    act_space = Vg[:, wg > tol]
+    null = Vg[:, wg <= tol]
+    n_act = act_space.shape[1]
+    gen = torch.Generator(device="cpu").manual_seed(seed)
+    best = None
+    for _ in range(max(1, tries)):
+        c = torch.randn(d_c, generator=gen, dtype=L.dtype).to(L.device)
+        A_act = act_space.mT @ generator_combination(L, c) @ act_space
+        w, V = torch.linalg.eigh(A_act.mT @ A_act)
+        pairs = w[1::2] if n_act else w  # eigenvalues come in equal pairs
+        gaps = torch.cat((pairs[:1], pairs[1:] - pairs[:-1])) if n_act else pairs
+        score = float(gaps.min()) if gaps.numel() else 0.0
+        if best is None or score > best[0]:
+            best = (score, A_act, V)
+    _, A_act, V = best
     basis: list[Tensor] = []
-    for i in range(d - 1, -1, -1):  # largest eigenvalues first; each plane appears twice in V
-        if w[i] <= tol:
-            break
+    for i in range(n_act - 1, -1, -1):  # largest eigenvalues first; each plane appears twice in V
         v = V[:, i]
         for _ in range(2):  # Gram-Schmidt twice for stability
             for b in basis:
@@ -286,15 +302,14 @@ def joint_block_decomposition(L: Tensor, tol: float | None = None, seed: int = 0
         if v.norm() < 0.5:
             continue
         v = v / v.norm()
-        u = Acomb @ v
+        u = A_act @ v
         for b in basis:
             u = u - (b @ u) * b
+        if u.norm() == 0:
+            continue
         basis += [v, u / u.norm()]
     m = len(basis) // 2
-    act = torch.stack(basis, dim=1) if basis else V[:, :0]
-    null = V[:, w <= tol] if basis else V
-    null = null - act @ (act.mT @ null)
-    null = torch.linalg.qr(null)[0] if null.shape[1] else null
+    act = act_space @ torch.stack(basis, dim=1) if basis else act_space[:, :0]
     U = torch.cat((act, null), dim=1)
     if U.shape[1] != d:
         raise RuntimeError(f"joint_block_decomposition found {U.shape[1]} basis vectors for d = {d}; adjust tol")
