@@ -112,6 +112,10 @@ def run_checks(reg, ids: list[str], budget: str, seed: int, device: str, progres
 
         results = run_parallel(reg, selected, budget, seed, device, jobs, bar)
     else:
+        import torch
+
+        # checks are many small matrices: intra-op threads only contend (the workers do the same)
+        torch.set_num_threads(1)
         results = []
         for claim in selected:
             if bar:

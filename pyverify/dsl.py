@@ -87,7 +87,9 @@ class _Validator(ast.NodeVisitor):
 
     def visit_Constant(self, node: ast.Constant) -> None:
         v = node.value
-        if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        if isinstance(v, bool):  # True/False as keyword values (align_sign=True)
+            return
+        if not isinstance(v, (int, float, str)):
             raise DSLError(f"constant {v!r} is not allowed{_where(node)}")
         if isinstance(v, str):
             if len(v) > 40:
@@ -250,7 +252,7 @@ def evaluate(node: ast.expr, env: dict[str, Any], backend: Backend) -> Any:
     """Evaluate a validated (non-relation) expression."""
     ev = lambda n: evaluate(n, env, backend)  # noqa: E731
     if isinstance(node, ast.Constant):
-        return node.value if isinstance(node.value, str) else backend.const(node.value)
+        return node.value if isinstance(node.value, (str, bool)) else backend.const(node.value)
     if isinstance(node, ast.Name):
         if node.id in env:
             return env[node.id]

@@ -382,8 +382,12 @@ def _run_order(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, 
         gen = torch.Generator(device="cpu").manual_seed(gen_seed)  # same directions for every value
         theta = comp.init_theta(n, gen, ctx)
         with torch.no_grad():
-            q = comp.evaluate(theta, ctx).quantity
-        series.append(q.reshape(n, -1).abs().amax(1))
+            sides = comp.evaluate(theta, ctx)
+            q = sides.quantity
+            ok = score_sides(sides, check.tol, ctx["dtype"]).assume_ok if comp.assumes else None
+        q = q.reshape(n, -1).abs().amax(1)
+        # an instance outside the assumptions at some value of the parameter leaves the fit
+        series.append(q if ok is None else torch.where(ok, q, torch.full_like(q, math.nan)))
     qs = torch.stack(series, 1)  # (n, J)
     res.instances = n * len(values)
     floor = 1e-13

@@ -44,6 +44,8 @@ def _flat(x: torch.Tensor, b: int) -> torch.Tensor:
 @dataclass
 class Scored:
     score: torch.Tensor  # (B,) max violation score over relations; > 1 violates
+    objective: torch.Tensor  # (B,) smooth closeness to failure (gradient ascent target)
+    assume_slack: torch.Tensor  # (B,) > 0 where an assumption fails (normalised), for the search penalty
     measure: list[torch.Tensor]  # per relation (B,): relative error (==) or lhs - rhs slack (<=)
     ratio: list[torch.Tensor | None]  # per bound relation: max lhs / rhs (tightness)
     assume_ok: torch.Tensor  # (B,) bool
@@ -78,6 +80,26 @@ def relation_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     return score, slack.amax(1), ratio
 
 
+def relation_objective(op: str, lhs: torch.Tensor, rhs: torch.Tensor, b: int) -> torch.Tensor:
+    """(B,) a smooth measure of how close a relation is to failing, for gradient ascent: it has a
+    gradient where the relation holds comfortably (the violation score, clamped, would not).
+    Identities: log relative error; bounds: slack / (1 + |lhs| + |rhs|), in (-1, 1)."""
+    if lhs.dim() < rhs.dim():
+        lhs = lhs.reshape(*lhs.shape, *([1] * (rhs.dim() - lhs.dim())))
+    elif rhs.dim() < lhs.dim():
+        rhs = rhs.reshape(*rhs.shape, *([1] * (lhs.dim() - rhs.dim())))
+    lhs, rhs = torch.broadcast_tensors(lhs, rhs)
+    l, r = _flat(lhs, b), _flat(rhs, b)
+    if op in ("==", "!="):
+        denom = torch.maximum(torch.linalg.vector_norm(l, dim=1), torch.linalg.vector_norm(r, dim=1)).clamp_min(1.0)
+        err = torch.linalg.vector_norm(l - r, dim=1) / denom
+        logerr = torch.log(err + 1e-30)
+        return logerr if op == "==" else -logerr
+    if op in (">=", ">"):
+        l, r = r, l
+    return ((l - r) / (1 + l.abs() + r.abs())).amax(1)
+
+
 def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     b = sides.flat[0].shape[0]
     t = torch.full((b,), tol, dtype=dtype, device=sides.flat[0].device) if tol is not None else default_tol(sides, dtype)
@@ -88,9 +110,14 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
         measures.append(m)
         ratios.append(q)
     ascores = [relation_score(rel.op, lhs, rhs, t)[0] for rel, lhs, rhs in sides.assume_sides()]
-    a = torch.stack(ascores).amax(0) if ascores else torch.zeros(b, dtype=dtype, device=t.device)
-    score = torch.stack(scores).amax(0) if scores else torch.zeros(b, dtype=dtype, device=t.device)
-    return Scored(score, measures, ratios, a <= 1, a, t)
+    zero = torch.zeros(b, dtype=dtype, device=t.device)
+    a = torch.stack(ascores).amax(0) if ascores else zero
+    score = torch.stack(scores).amax(0) if scores else zero
+    objs = [relation_objective(rel.op, lhs, rhs, b) for rel, lhs, rhs in sides.relation_sides()]
+    objective = torch.stack(objs).sum(0) if objs else zero
+    aslack = [relation_objective(rel.op, lhs, rhs, b) for rel, lhs, rhs in sides.assume_sides() if rel.op not in ("==", "!=")]
+    assume_slack = torch.stack(aslack).amax(0) if aslack else zero
+    return Scored(score, objective, assume_slack, measures, ratios, a <= 1, a, t)
 
 
 @dataclass
@@ -171,8 +198,8 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
         sc = score_sides(sides, tol, dtype)
         with torch.no_grad():
             _merge(out, theta, sc)
-        # maximise violation while staying inside the assumptions (penalty outside)
-        obj = torch.log1p(sc.score.clamp_min(0)) - 10 * torch.relu(sc.assume_score - 1)
+        # push every relation towards failure while staying inside the assumptions (penalty outside)
+        obj = sc.objective - 100 * torch.relu(sc.assume_slack)
         obj = torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))
         if not obj.requires_grad:
             break

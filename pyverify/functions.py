@@ -191,6 +191,7 @@ FUNCTIONS: dict[str, Function] = {
     "fisher_rao": Function(lambda mu, validate=False: positional.fisher_rao(mu, validate=False), "Fisher-Rao geodesic distance matrix"),
     "low_rank_factor": Function(lambda P, r: positional.low_rank_factor(P, int(r))[0], "A of P ~ A B^T"),
     # --- extras: espr-derivation ---
+    "relative_defect": Function(rotations.relative_defect, "T8'.7 integrand |Pi R_sp(r)^T R_sp(r + delta) Pi - Pi R_STR(delta) Pi| (P=, Pi=, convention=)"),
     "joint_block_U": Function(lambda L: rotations.joint_block_decomposition(L)[0], "T2.3 computed from L alone: orthogonal U of the joint block form"),
     "joint_block_lam": Function(lambda L: rotations.joint_block_decomposition(L)[1], "T2.3 computed from L alone: lambda (d_c, m) of the joint block form"),
     # --- extras: espr-paper ---

@@ -118,3 +118,7 @@ class ClaimItem(pytest.Item):
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "claim: a registry claim checked by the pyverify engine")
+    import torch
+
+    # checks are many small matrices: intra-op threads only contend with the other xdist worker
+    torch.set_num_threads(1)
