@@ -45,7 +45,7 @@ class Budget:
 
 
 BUDGETS = {
-    "quick": Budget(48, 4, 4, 4000, 3, False),
+    "quick": Budget(40, 2, 2, 4000, 3, False),
     "default": Budget(256, 16, 24, 20000, 6, True),
     "thorough": Budget(2048, 64, 150, 200000, 16, True),
 }

@@ -99,9 +99,21 @@ def _special_ids() -> frozenset:
     return frozenset(functions.SPECIAL_FORMS)
 
 
+_SPECIAL_CACHE: dict[int, tuple[ast.AST, bool]] = {}
+
+
 def _contains_special(node: ast.AST) -> bool:
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _special_ids()
-               for n in ast.walk(node))
+    # parsed trees live as long as their Compiled check; cache by identity (keeping the node alive so
+    # its id cannot be reused)
+    hit = _SPECIAL_CACHE.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    found = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _special_ids()
+                for n in ast.walk(node))
+    if len(_SPECIAL_CACHE) > 100_000:
+        _SPECIAL_CACHE.clear()
+    _SPECIAL_CACHE[id(node)] = (node, found)
+    return found
 
 
 def _evaluate_with_special(node: ast.expr, env: dict, backend: TorchBackend) -> Any:

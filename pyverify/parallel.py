@@ -31,7 +31,7 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
     # forkserver: workers fork from a server that imported the engine once (plain fork after torch
     # initialisation is unsafe; spawn would import torch again in every worker)
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["pyverify.engine"])
+    ctx.set_forkserver_preload(["pyverify.engine", "pyverify.symbolic", "pyverify.interval", "pyverify.necessity"])
     work = [(c.id, budget, seed, device) for c in claims]
     # expensive claims first would balance better; registry order keeps the output stable anyway
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init, initargs=(root,)) as pool:
