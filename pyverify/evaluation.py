@@ -195,8 +195,6 @@ class Compiled:
         fn = functools.partial(self._one, ctx=ctx, keep_samples=keep_samples)
         try:
             flat = vmap(fn)(values, randoms or {})
-        except dsl.DSLError:
-            raise
         except RuntimeError as exc:
             if "vmap" not in str(exc) and "Batching rule" not in str(exc):
                 raise

@@ -314,10 +314,8 @@ def certify(comp, sides) -> dict[str, Any]:
         return {"status": "unsupported: python-flint is not installed"}
     from .falsify import default_tol
 
-    if comp.randoms or comp.where:
-        # randoms: a Monte-Carlo statement has no pointwise certificate; where: evaluated below too
-        if comp.randoms:
-            return {"status": "unsupported: random hypotheses"}
+    if comp.randoms:  # a Monte-Carlo statement has no pointwise certificate
+        return {"status": "unsupported: random hypotheses"}
     env: dict[str, Any] = dict(comp.dims)
     old_prec = flint.ctx.prec
     flint.ctx.prec = 200

@@ -66,7 +66,7 @@ class ClaimFile(pytest.File):
                 raise RegistryProblem("\n".join(str(p) for p in mine))
             return
         for cid, loc in reg.locations.items():
-            if (reg.root / Path(loc.file).name if False else Path(loc.file)).resolve() == self.path.resolve():
+            if Path(loc.file).resolve() == self.path.resolve():
                 yield ClaimItem.from_parent(self, name=cid, registry=reg, claim_id=cid)
 
     def repr_failure(self, excinfo, style=None):

@@ -291,7 +291,7 @@ def smacof(D: torch.Tensor, d: int, *, init: str | torch.Tensor = "mds", max_ite
         tol: stop once every batch entry's relative stress decrease is below ``tol``.
     """
     D = _as_float(D, "D")
-    n = _check_square(D)
+    _check_square(D)
     d = _check_dim(d)
     if isinstance(init, str):
         if init == "mds":
