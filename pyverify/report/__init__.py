@@ -37,7 +37,10 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
         if c.corrects:
             corrections.setdefault(c.corrects, []).append(c.id)
     claims = []
-    for cid, claim in registry.claims.items():
+    docs = list(registry.documents)
+    ordered = sorted(registry.claims.items(), key=lambda kv: (docs.index(kv[1].document) if kv[1].document in docs else len(docs),
+                                                            order_key(kv[0])))
+    for cid, claim in ordered:
         r = by_id.get(cid)
         row = r.as_dict() if r else {"id": cid, "verdict": None, "expect": claim.expect}
         row.update({

@@ -84,6 +84,12 @@ def write_html(report: dict, path: Path, svg_name: str = "graph.svg") -> None:
             f"{' …' if c['deps_truncated'] else ''}</td><td class=bad>{e(rest)}</td></tr>")
     counts = "".join(f"<li>{e(doc)}: " + ", ".join(f"{e(k)} {v}" for k, v in sorted(c.items())) + "</li>"
                      for doc, c in report["counts"].items())
+    refuted = [c for c in report["claims"] if c["verdict"] == "refuted"]
+    resting = [c for c in report["claims"] if c["rests_on_refuted"] and c["verdict"] != "refuted"]
+    link = lambda c: f"<a href=#{e(c['id'])}>{e(c['id'])}</a>"  # noqa: E731
+    summary = (f"<p><b>False ({len(refuted)}):</b> " + ", ".join(
+        link(c) + (f" (corrected: {', '.join(e(x) for x in c['corrected_by'])})" if c["corrected_by"] else "") for c in refuted)
+        + f"</p><p><b>Resting on something false ({len(resting)}):</b> " + ", ".join(link(c) for c in resting) + "</p>")
     toolchain = report["toolchain"] or "not run — no Lean proof is reported as checked"
     page = f"""<!doctype html><html><head><meta charset=utf-8><title>pyverify report</title>
 <style>body{{font-family:sans-serif;margin:1.5em}} table{{border-collapse:collapse;font-size:13px}}
@@ -91,7 +97,7 @@ td,th{{border:1px solid #ccc;padding:3px 5px;vertical-align:top}} code{{white-sp
 .bad{{color:#d1242f}} .reading{{color:#555;font-size:12px}} img{{max-width:100%;border:1px solid #ccc}}</style></head><body>
 <h1>pyverify report</h1>
 <p>budget <b>{e(report['budget'])}</b>, seed {report['seed']}, device {e(report['device'])}; Lean toolchain: {e(toolchain)}.
-Graph problems: {len(report['graph_problems'])}.</p><ul>{counts}</ul>
+Graph problems: {len(report['graph_problems'])}.</p><ul>{counts}</ul>{summary}
 <p><a href="{svg_name}">dependency graph (SVG)</a>, <a href="report.json">report.json</a>, <a href="report.md">report.md</a></p>
 <table><tr><th>claim</th><th>kind</th><th>verdict</th><th>expect</th><th>formal</th><th>statement</th><th>evidence</th><th>deps</th><th>rests on refuted</th></tr>
 {''.join(rows)}</table></body></html>"""
