@@ -53,16 +53,20 @@ class Scored:
     tol: torch.Tensor
 
 
-def relation_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor):
-    """Violation score (B,), measure (B,), tightness ratio (B,) or None."""
-    b = tol.shape[0]
-    # per-instance broadcasting: dim 0 is the instance, so a per-instance scalar (B,) against a vector
-    # (B, n) gets trailing singleton dims, never a leading one
+def _broadcast_instances(lhs: torch.Tensor, rhs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-instance broadcasting: dim 0 is the instance, so a per-instance scalar (B,) against a vector
+    (B, n) gets trailing singleton dims, never a leading one."""
     if lhs.dim() < rhs.dim():
         lhs = lhs.reshape(*lhs.shape, *([1] * (rhs.dim() - lhs.dim())))
     elif rhs.dim() < lhs.dim():
         rhs = rhs.reshape(*rhs.shape, *([1] * (lhs.dim() - rhs.dim())))
-    lhs, rhs = torch.broadcast_tensors(lhs, rhs)
+    return torch.broadcast_tensors(lhs, rhs)
+
+
+def relation_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor):
+    """Violation score (B,), measure (B,), tightness ratio (B,) or None."""
+    b = tol.shape[0]
+    lhs, rhs = _broadcast_instances(lhs, rhs)
     l, r = _flat(lhs, b), _flat(rhs, b)
     if op in ("==", "!="):
         diff = torch.linalg.vector_norm(l - r, dim=1)
@@ -84,11 +88,7 @@ def relation_objective(op: str, lhs: torch.Tensor, rhs: torch.Tensor, b: int) ->
     """(B,) a smooth measure of how close a relation is to failing, for gradient ascent: it has a
     gradient where the relation holds comfortably (the violation score, clamped, would not).
     Identities: log relative error; bounds: slack / (1 + |lhs| + |rhs|), in (-1, 1)."""
-    if lhs.dim() < rhs.dim():
-        lhs = lhs.reshape(*lhs.shape, *([1] * (rhs.dim() - lhs.dim())))
-    elif rhs.dim() < lhs.dim():
-        rhs = rhs.reshape(*rhs.shape, *([1] * (lhs.dim() - rhs.dim())))
-    lhs, rhs = torch.broadcast_tensors(lhs, rhs)
+    lhs, rhs = _broadcast_instances(lhs, rhs)
     l, r = _flat(lhs, b), _flat(rhs, b)
     if op in ("==", "!="):
         denom = torch.maximum(torch.linalg.vector_norm(l, dim=1), torch.linalg.vector_norm(r, dim=1)).clamp_min(1.0)
