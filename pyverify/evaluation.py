@@ -41,6 +41,10 @@ class TorchBackend(dsl.Backend):
     def binop(self, op, a, b):
         if op == "@" and not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
             raise dsl.DSLError("@ needs two tensors")
+        if op == "@" and a.dtype != b.dtype and (a.is_complex() or b.is_complex()):
+            # real @ complex (a real generator applied to a complex eigenbasis): promote, as * and + do
+            dt = torch.promote_types(a.dtype, b.dtype)
+            a, b = a.to(dt), b.to(dt)
         if op == "**" and isinstance(a, torch.Tensor) and a.dim() == 2 and a.shape[0] == a.shape[1] and isinstance(b, (int, float)) and float(b).is_integer() and b >= 0:
             return torch.linalg.matrix_power(a, int(b))
         return _BINOPS[op](a, b)
@@ -148,6 +152,8 @@ class Compiled:
     baseline: ast.expr | None = None
     text: str = ""
     conventions: dict[str, str] = field(default_factory=dict)
+    # set when vmap failed once: later batches go straight to the per-instance loop
+    unbatchable: bool = field(default=False, compare=False)
 
     # ------------------------------------------------------------------ sampling
     def init_theta(self, b: int, gen: torch.Generator, ctx: dict, degenerate: int = 0) -> dict[str, dict[str, torch.Tensor]]:
@@ -193,11 +199,15 @@ class Compiled:
             flat = tuple(x.unsqueeze(0) for x in self._one({}, {}, ctx, keep_samples))
             return Sides(self, flat, values)
         fn = functools.partial(self._one, ctx=ctx, keep_samples=keep_samples)
-        try:
-            flat = vmap(fn)(values, randoms or {})
-        except RuntimeError as exc:
-            if "vmap" not in str(exc) and "Batching rule" not in str(exc):
-                raise
+        flat = None
+        if not self.unbatchable:
+            try:
+                flat = vmap(fn)(values, randoms or {})
+            except RuntimeError as exc:
+                if "vmap" not in str(exc) and "Batching rule" not in str(exc):
+                    raise
+                self.unbatchable = True
+        if flat is None:
             # a function without a batching rule (or with a data-dependent branch): the per-instance loop
             b = _batch_size(theta, randoms)
             outs = [self.evaluate_one(theta, i, ctx, randoms, keep_samples).flat for i in range(b)]

@@ -169,6 +169,9 @@ def _merge(out: SearchOutcome, theta: dict, sc: Scored) -> None:
         out.best = Candidate(_take(theta, i), s)
 
 
+ASCENT_LR = 0.3
+
+
 def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch.Generator, ctx: dict,
            tol: float | None, stop_early: bool = False) -> SearchOutcome:
     """Random + degenerate instances, then gradient ascent on the violation score.
@@ -191,7 +194,9 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
     params = [v.requires_grad_(True) for t in theta.values() for k, v in t.items() if v.is_floating_point() and k != "sign"]
     if not params:
         return out
-    opt = torch.optim.Adam(params, lr=0.1)
+    # large first moves, then a fine approach: the step size decays from ASCENT_LR to a tenth of it
+    opt = torch.optim.Adam(params, lr=ASCENT_LR)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps, eta_min=ASCENT_LR / 10)
     for _ in range(steps):
         opt.zero_grad()
         sides = comp.evaluate(theta, ctx)
@@ -208,6 +213,7 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
             if p.grad is not None:
                 p.grad.nan_to_num_(0.0, 0.0, 0.0)
         opt.step()
+        sched.step()
         out.instances += restarts
     with torch.no_grad():
         _merge(out, theta, score_sides(comp.evaluate(theta, ctx), tol, dtype))

@@ -194,6 +194,12 @@ FUNCTIONS: dict[str, Function] = {
     "relative_defect": Function(rotations.relative_defect, "T8'.7 integrand |Pi R_sp(r)^T R_sp(r + delta) Pi - Pi R_STR(delta) Pi| (P=, Pi=, convention=)"),
     "joint_block_U": Function(lambda L: rotations.joint_block_decomposition(L)[0], "T2.3 computed from L alone: orthogonal U of the joint block form"),
     "joint_block_lam": Function(lambda L: rotations.joint_block_decomposition(L)[1], "T2.3 computed from L alone: lambda (d_c, m) of the joint block form"),
+    "joint_eigvecs": Function(rotations.joint_eigenbasis, "T2.1 computed from L alone: unitary U_c of common eigenvectors (complex)"),
+    "ct": Function(lambda m: m.mH, "conjugate transpose M^*"),
+    "re": Function(lambda x: torch.real(x) if x.is_complex() else x, "real part"),
+    "im": Function(lambda x: torch.imag(x) if x.is_complex() else torch.zeros_like(x), "imaginary part"),
+    "diagonal": Function(lambda m: torch.diagonal(m, dim1=-2, dim2=-1), "the diagonal of a matrix, as a vector"),
+    "offdiag": Function(lambda m: m - torch.diag_embed(torch.diagonal(m, dim1=-2, dim2=-1)), "M with its diagonal set to 0"),
     # --- extras: espr-paper ---
     # --- extras: rgat ---
     "topk_candidates": Function(lambda s, k: quaternion.topk_candidates(s, int(k)), "candidate sets S_i: the k largest scores of each row (bool mask)"),

@@ -1,21 +1,21 @@
-"""Claims checked in worker processes (CPU only): one registry load per worker, one torch thread each."""
+"""Claims checked in worker processes (CPU only): the registry is shared, one torch thread per worker."""
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import sys
 from concurrent.futures import ProcessPoolExecutor
 
 _REG = None
 
 
-def _init(registry_root) -> None:
+def _init(registry) -> None:
     global _REG
     import torch
 
-    from .registry import load_registry
-
     torch.set_num_threads(1)
-    _REG = load_registry(registry_root)
+    if registry is not None:
+        _REG = registry
 
 
 def _one(args):
@@ -26,18 +26,43 @@ def _one(args):
     return run_claim(claim, budget=budget, seed=seed, device=device, conventions=_REG.conventions(cid))
 
 
-def run_parallel(reg, claims, budget, seed, device, jobs, bar):
-    root = reg.source
-    # forkserver: workers fork from a server that imported the engine once (plain fork after torch
-    # initialisation is unsafe; spawn would import torch again in every worker)
+def _context():
+    """fork where it is safe and cheap: Linux, and no torch computation has run in this process yet (its
+    thread pools would not survive a fork). Otherwise forkserver: workers fork from a server that imported
+    the engine once (spawn would import torch again in every worker)."""
+    if sys.platform.startswith("linux"):
+        return mp.get_context("fork"), False
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(["pyverify.engine", "pyverify.symbolic", "pyverify.interval", "pyverify.necessity"])
-    work = [(c.id, budget, seed, device) for c in claims]
-    # expensive claims first would balance better; registry order keeps the output stable anyway
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init, initargs=(root,)) as pool:
-        results = []
-        for res in pool.map(_one, work, chunksize=1):
+    return ctx, True
+
+
+def _cost_rank(claim) -> int:
+    """Longest first balances the two workers: SymPy proofs and asymptotic sweeps are the slow ones."""
+    chk = claim.check
+    if chk is None or chk.not_checkable:
+        return 2
+    return 0 if (chk.symbolic or chk.relation in ("order", "constant")) else 1
+
+
+def run_parallel(reg, claims, budget, seed, device, jobs, bar):
+    global _REG
+    ctx, server = _context()
+    _REG = reg  # inherited by forked workers; a forkserver worker receives it pickled
+    work = sorted(claims, key=_cost_rank)
+    by_id = {}
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
+                             initargs=(reg if server else None,)) as pool:
+        futures = {pool.submit(_one, (c.id, budget, seed, device)): c.id for c in work}
+        for fut in _as_completed(futures):
+            res = fut.result()
             if bar:
                 bar.step(res.id)
-            results.append(res)
-    return results
+            by_id[res.id] = res
+    return [by_id[c.id] for c in claims]
+
+
+def _as_completed(futures):
+    from concurrent.futures import as_completed
+
+    return as_completed(futures)

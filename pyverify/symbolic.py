@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
+from sympy.polys.rings import sring
 
 from . import dsl
 from .evaluation import compile_check, sweep
@@ -99,10 +100,21 @@ def _instance(name: str, sampler, notes: list[str]) -> Any:
     raise SymbolicUnsupported(f"no symbolic instance for {sampler.name}")
 
 
+def _lowest_terms(e: sp.Expr) -> sp.Expr:
+    """A rational function as P/Q in lowest terms, by polynomial-ring gcd alone (``sp.cancel`` also runs
+    ``signsimp`` and ``factor_terms`` for a nicer form, which costs most of its time and proves nothing)."""
+    p, q = e.as_numer_denom()
+    ring, (num, den) = sring((p, q))
+    if not ring.ngens:
+        return e
+    num, den = num.cancel(den)
+    return num.as_expr() / den.as_expr()
+
+
 def _canonical(x: Any) -> Any:
     """Keep rational-function entries in lowest terms after each operation (expressions stay small)."""
     def one(e):
-        return sp.cancel(e) if e.is_rational_function() else e
+        return _lowest_terms(e) if not e.is_Atom and e.is_rational_function() else e
     if isinstance(x, sp.MatrixBase):
         return x.applyfunc(one)
     return one(x) if isinstance(x, sp.Expr) else x
@@ -190,7 +202,7 @@ _FUNCS = {
 def _is_zero(expr: Any) -> bool:
     if isinstance(expr, sp.MatrixBase):
         return all(_is_zero(e) for e in expr)
-    num, _ = sp.fraction(sp.cancel(expr) if expr.is_rational_function() else sp.together(expr))
+    num, _ = sp.fraction(_lowest_terms(expr) if expr.is_rational_function() else sp.together(expr))
     num = sp.expand(num)
     if num == 0:
         return True

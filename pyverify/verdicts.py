@@ -20,8 +20,8 @@ class Budget:
 
 
 BUDGETS = {
-    "quick": Budget(40, 2, 2, 4000, 3, False),
-    "default": Budget(256, 16, 24, 20000, 6, True),
+    "quick": Budget(40, 0, 0, 4000, 3, False),  # random and degenerate instances only: the smoke level
+    "default": Budget(256, 16, 12, 20000, 6, True),
     "thorough": Budget(2048, 64, 150, 200000, 16, True),
 }
 

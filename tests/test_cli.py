@@ -97,6 +97,11 @@ def test_same_seed_same_json_byte_for_byte(capsys, tmp_path):
     assert outs[0] == outs[1]
     code, out, _ = run(capsys, "check", "--registry", PLANTED, "--budget", "quick", "--seed", "8", "--format", "json")
     assert re.sub(r'"elapsed_s": [0-9.e-]+', '"elapsed_s": 0', out) != outs[0], "the seed matters"
+    # worker processes (the default on a multi-core machine) and one process give the same bytes
+    for jobs in ("1", "2"):
+        code, out, _ = run(capsys, "check", "--registry", PLANTED, "--budget", "quick", "--seed", "7", "--format", "json",
+                           "--jobs", jobs)
+        assert re.sub(r'"elapsed_s": [0-9.e-]+', '"elapsed_s": 0', out) == outs[0], f"--jobs {jobs}"
 
 
 def test_out_file_and_schema(capsys, tmp_path):

@@ -112,3 +112,14 @@ def test_batched_and_one_instance_paths_agree():
         one = comp.evaluate_one(theta, i, ctx).flat
         for b, o in zip(batched, one):
             assert torch.allclose(b[i], o[0], atol=1e-14)
+
+
+def test_every_whitelisted_function_is_documented():
+    import re
+
+    from pyverify.functions import FUNCTIONS
+
+    from conftest import REPO
+
+    documented = set(re.findall(r"^\| `([A-Za-z_0-9]+)` \|", (REPO / "docs" / "checks.md").read_text(), re.M))
+    assert not set(FUNCTIONS) - documented, "add these to the function table of docs/checks.md"

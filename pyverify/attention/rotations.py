@@ -282,17 +282,16 @@ def joint_block_decomposition(L: Tensor, tol: float | None = None, seed: int = 0
     null = Vg[:, wg <= tol]
     n_act = act_space.shape[1]
     gen = torch.Generator(device="cpu").manual_seed(seed)
-    best = None
-    for _ in range(max(1, tries)):
-        c = torch.randn(d_c, generator=gen, dtype=L.dtype).to(L.device)
-        A_act = act_space.mT @ generator_combination(L, c) @ act_space
-        w, V = torch.linalg.eigh(A_act.mT @ A_act)
-        pairs = w[1::2] if n_act else w  # eigenvalues come in equal pairs
-        gaps = torch.cat((pairs[:1], pairs[1:] - pairs[:-1])) if n_act else pairs
-        score = float(gaps.min()) if gaps.numel() else 0.0
-        if best is None or score > best[0]:
-            best = (score, A_act, V)
-    _, A_act, V = best
+    # all tries at once: (tries, d_c) combinations, one batched eigh
+    c = torch.randn(max(1, tries), d_c, generator=gen, dtype=L.dtype).to(L.device)
+    A_all = act_space.mT @ generator_combination(L, c) @ act_space
+    w, V_all = torch.linalg.eigh(A_all.mT @ A_all)
+    best = 0
+    if n_act:
+        pairs = w[:, 1::2]  # eigenvalues come in equal pairs
+        gaps = torch.cat((pairs[:, :1], pairs[:, 1:] - pairs[:, :-1]), dim=1)
+        best = int(gaps.min(dim=1).values.argmax())  # the first of equally good tries
+    A_act, V = A_all[best], V_all[best]
     basis: list[Tensor] = []
     for i in range(n_act - 1, -1, -1):  # largest eigenvalues first; each plane appears twice in V
         v = V[:, i]
@@ -316,6 +315,24 @@ def joint_block_decomposition(L: Tensor, tol: float | None = None, seed: int = 0
     u = torch.arange(m, device=L.device)
     lam = (U.mT @ L @ U)[:, 2 * u + 1, 2 * u]  # block lam J has lam at (2u+1, 2u)
     return U, lam
+
+
+def joint_eigenbasis(L: Tensor, **kwargs) -> Tensor:
+    """T2.1 computed: a unitary U_c whose columns are common eigenvectors of the commuting skew L_k.
+
+    L (d_c, d, d) -> U_c (d, d) complex.  From the real block form of :func:`joint_block_decomposition`
+    (keyword arguments go there): a plane (U e_{2u}, U e_{2u+1}) on which L_k acts as lam_ku J gives the
+    columns (x - i y)/sqrt 2 (eigenvalue +i lam_ku) and (x + i y)/sqrt 2 (eigenvalue -i lam_ku); a null
+    direction gives itself (real, eigenvalue 0).
+    """
+    U, lam = joint_block_decomposition(L, **kwargs)
+    m, d = lam.shape[-1], U.shape[-1]
+    cdt = torch.complex128 if U.dtype == torch.float64 else torch.complex64
+    F = torch.eye(d, dtype=cdt, device=U.device)
+    h = 2 ** -0.5
+    for u in range(m):
+        F[2 * u: 2 * u + 2, 2 * u: 2 * u + 2] = torch.tensor([[h, h], [-1j * h, 1j * h]], dtype=cdt)
+    return U.to(cdt) @ F
 
 
 # ----------------------------------------------------------------------------- post-rotations

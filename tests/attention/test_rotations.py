@@ -246,6 +246,20 @@ def test_joint_block_decomposition_recovers_structure(family):
     assert np.abs(np_generators(V2.numpy(), lam2.numpy()) - free.numpy()).max() > 1e-2
 
 
+def test_joint_eigenbasis_diagonalises_against_numpy_eigenvalues(family):
+    _, _, L_np, _ = family
+    Uc = rot.joint_eigenbasis(t(L_np)).numpy()
+    np.testing.assert_allclose(Uc.conj().T @ Uc, np.eye(8), atol=1e-12)
+    for Lk in L_np:
+        D = Uc.conj().T @ Lk @ Uc
+        np.testing.assert_allclose(D - np.diag(np.diag(D)), 0, atol=1e-10)
+        np.testing.assert_allclose(np.diag(D).real, 0, atol=1e-10)
+        # the same spectrum as numpy's eigenvalue routine (an independent oracle), as multisets
+        np.testing.assert_allclose(np.sort_complex(np.round(np.diag(D), 8)), np.sort_complex(np.round(np.linalg.eigvals(Lk), 8)), atol=1e-7)
+        # each column is an eigenvector: L u = (i lambda) u
+        np.testing.assert_allclose(Lk @ Uc, Uc * np.diag(D), atol=1e-10)
+
+
 # ----------------------------------------------------------------------------- Cayley and the structured family
 
 def test_cayley_is_orthogonal_and_matches_inverse_formula():
