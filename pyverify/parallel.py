@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 _REG = None
 
@@ -54,15 +54,10 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
                              initargs=(reg if server else None,)) as pool:
         futures = {pool.submit(_one, (c.id, budget, seed, device)): c.id for c in work}
-        for fut in _as_completed(futures):
+        for fut in as_completed(futures):
             res = fut.result()
             if bar:
                 bar.step(res.id)
             by_id[res.id] = res
     return [by_id[c.id] for c in claims]
 
-
-def _as_completed(futures):
-    from concurrent.futures import as_completed
-
-    return as_completed(futures)

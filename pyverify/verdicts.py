@@ -65,6 +65,8 @@ def round_floats(x: Any, digits: int = 10) -> Any:
         if not math.isfinite(x) or x == 0:
             return x if math.isfinite(x) else str(x)
         return float(f"{x:.{digits}g}")
+    if isinstance(x, complex):  # JSON has no complex numbers (eigenbases, U_c)
+        return {"re": round_floats(x.real, digits), "im": round_floats(x.imag, digits)}
     if isinstance(x, dict):
         return {k: round_floats(v, digits) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
