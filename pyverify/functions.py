@@ -206,6 +206,7 @@ FUNCTIONS: dict[str, Function] = {
     "truncation_terms": Function(lambda P, v, S: quaternion.truncation_terms(P, v, S)._asdict(), "Lemma S7 terms: full, truncated, retained, dropped, mean_in, mean_out"),
     "truncated_attention": Function(quaternion.truncated_attention, "sparse output y~_i = sum_{j in S_i} P_ij v_j / p_i"),
     "truncation_bound": Function(quaternion.truncation_bound, "Corollary S8 right-hand side 2 V_max delta_i"),
+    "rotor_projection": Function(quaternion.rotor_projection, "P_rot: scalar + bivector part (1, e12, e13, e23) of a multivector (8,) in the layout (1, e1, e2, e3, e12, e13, e23, e123), normalised -> (4,)"),
     # --- extras: pe-theory ---
 }
 
