@@ -190,6 +190,9 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
         return out
     if restarts <= 0 or steps <= 0 or not comp.givens:
         return out
+    if comp.unbatchable:
+        # each start is a separate evaluation here (no vmap), not a row of one batch: fewer starts
+        restarts = max(2, restarts // 4)
     theta = comp.init_theta(restarts, gen, ctx, degenerate=max(1, restarts // 4))
     params = [v.requires_grad_(True) for t in theta.values() for k, v in t.items() if v.is_floating_point() and k != "sign"]
     if not params:

@@ -34,7 +34,7 @@ def necessity(claim, comp: Compiled, seed: int, ctx: dict) -> dict[str, str]:
     for k, (label, variant) in enumerate(variants):
         gen = torch.Generator(device="cpu").manual_seed(claim_seed(seed, claim.id) + 104729 + k)
         try:
-            res = search(variant, 64, 8, 10, gen, ctx, tol)
+            res = search(variant, 64, 8, 8, gen, ctx, tol)
         except (RuntimeError, ValueError) as exc:
             out[label] = f"weakened check could not run ({type(exc).__name__})"
             continue

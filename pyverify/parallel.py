@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing as mp
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 _REG = None
+_PRELOAD = ["pyverify.engine", "pyverify.symbolic", "pyverify.interval", "pyverify.necessity"]
 
 
 def _init(registry) -> None:
@@ -31,9 +33,12 @@ def _context():
     thread pools would not survive a fork). Otherwise forkserver: workers fork from a server that imported
     the engine once (spawn would import torch again in every worker)."""
     if sys.platform.startswith("linux"):
+        # imported once here, before the fork, rather than once in every worker (SymPy alone takes ~1 s)
+        for module in _PRELOAD:
+            importlib.import_module(module)
         return mp.get_context("fork"), False
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["pyverify.engine", "pyverify.symbolic", "pyverify.interval", "pyverify.necessity"])
+    ctx.set_forkserver_preload(_PRELOAD)
     return ctx, True
 
 
