@@ -46,7 +46,7 @@ def test_report_exit_1_when_a_verdict_differs(tmp_path, make_registry, capsys):
 
 
 def test_lean_status_is_never_checked_without_a_build(tmp_path, capsys):
-    code = main(["lean", "--format", "json"])
+    assert main(["lean", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert all(c["formal"] != "checked" for c in data["claims"])
     assert data["built"] is False

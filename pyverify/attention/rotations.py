@@ -30,7 +30,7 @@ __all__ = [
     "skew", "free_generators", "commutator", "commutator_norms", "commuting_generators",
     "generator_combination", "A", "rstr", "R_str", "rstr_closed_form", "rotate_pairs", "rstr_apply",
     "rope_frequencies", "rope", "Pi_act", "Pi_null", "Pi_act_from_generators",
-    "joint_block_decomposition", "cayley", "rsp", "R_sp", "structured_post_rotation",
+    "joint_block_decomposition", "joint_eigenbasis", "cayley", "rsp", "R_sp", "structured_post_rotation",
     "project_to_structured", "distance_to_structured", "mixing", "espr_logits",
     "relative_defect", "ESPRAttention", "FoldedESPRAttention",
 ]
