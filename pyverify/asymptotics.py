@@ -49,11 +49,6 @@ def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: l
     res.message = "smallest constant(s) the search could not beat: " + ", ".join(f"{c:.4g}" for c in consts) + " (bounded along the sweep)"
 
 
-def first_assignment(check) -> dict:
-    """The smallest sweep assignment (an order check varies only its own parameter)."""
-    return sweep(check)[0]
-
-
 def loglog_slope(xs: list[float], ys: list[float]) -> float:
     n = len(xs)
     mx, my = sum(xs) / n, sum(ys) / n
@@ -80,7 +75,8 @@ def run_order(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, c
     gen_seed = claim_seed(seed, claim.id)
     series = []
     for v in values:
-        comp = compile_check(check, {**first_assignment(check), param: v}, "order", conv)
+        # the smallest sweep assignment: an order check varies only its own parameter
+        comp = compile_check(check, {**sweep(check)[0], param: v}, "order", conv)
         gen = torch.Generator(device="cpu").manual_seed(gen_seed)  # same directions for every value
         theta = comp.init_theta(n, gen, ctx)
         with torch.no_grad():

@@ -28,10 +28,6 @@ TOL = 1e-9
 RESTS_ON = {"relative-law": "T2.9", "post-rotation-drops-out": "T3.6", "commutator-defect": "T5.3.half"}
 
 
-def _skew(m: torch.Tensor) -> torch.Tensor:
-    return (m - m.transpose(-1, -2)) / 2
-
-
 def layer_matrices(state: dict[str, torch.Tensor], prefix: str = "") -> dict[str, Any]:
     """U (H,d,d), L (H,d_c,d,d), P (H,d,d), S (post-rotation parameter) from an ESPRAttention state dict."""
     def get(name):
@@ -46,13 +42,13 @@ def layer_matrices(state: dict[str, torch.Tensor], prefix: str = "") -> dict[str
     basis = get("basis_skew")
     d = basis.shape[-1] if basis is not None else (qkv.shape[0] // (3 * H) if qkv is not None else 2 * m)
     eye = torch.eye(d, dtype=torch.float64).expand(H, d, d)
-    U = rotations.cayley(_skew(basis.double())) if basis is not None else eye
+    U = rotations.cayley(rotations.skew(basis.double())) if basis is not None else eye
     L = rotations.commuting_generators(U, freqs, check_orthogonal=False)
     pert = get("generator_perturbation")
     if pert is not None:
-        L = L + _skew(pert.double())
+        L = L + rotations.skew(pert.double())
     post = get("post_skew")
-    S = _skew(post.double()) if post is not None else None
+    S = rotations.skew(post.double()) if post is not None else None
     if S is None:
         P = eye
     else:

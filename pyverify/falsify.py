@@ -65,6 +65,14 @@ def _broadcast_instances(lhs: torch.Tensor, rhs: torch.Tensor) -> tuple[torch.Te
 
 def relation_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor):
     """Violation score (B,), measure (B,), tightness ratio (B,) or None."""
+    return relation_terms(op, lhs, rhs, tol)[:3]
+
+
+def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor):
+    """Violation score (B,), measure (B,), tightness ratio (B,) or None, and the objective (B,): a smooth
+    measure of how close the relation is to failing, for gradient ascent, with a gradient where the
+    relation holds comfortably (the violation score, clamped, would not). Identities: log relative
+    error; bounds: slack / (1 + |lhs| + |rhs|), in (-1, 1)."""
     b = tol.shape[0]
     lhs, rhs = _broadcast_instances(lhs, rhs)
     l, r = _flat(lhs, b), _flat(rhs, b)
@@ -72,50 +80,39 @@ def relation_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
         diff = torch.linalg.vector_norm(l - r, dim=1)
         denom = torch.maximum(torch.linalg.vector_norm(l, dim=1), torch.linalg.vector_norm(r, dim=1)).clamp_min(1.0)
         err = diff / denom
+        logerr = torch.log(err + 1e-30)
         if op == "==":
-            return err / tol, err, None
-        return tol / err.clamp_min(1e-300), err, None
+            return err / tol, err, None, logerr
+        return tol / err.clamp_min(1e-300), err, None, -logerr
     if op in (">=", ">"):
         l, r = r, l
     slack = l - r
     scale = 1 + l.abs() + r.abs()
     score = (slack / (tol.unsqueeze(1) * scale)).amax(1)
     ratio = torch.where(r > 0, l / r.clamp_min(1e-300), torch.full_like(l, -math.inf)).amax(1)
-    return score, slack.amax(1), ratio
-
-
-def relation_objective(op: str, lhs: torch.Tensor, rhs: torch.Tensor, b: int) -> torch.Tensor:
-    """(B,) a smooth measure of how close a relation is to failing, for gradient ascent: it has a
-    gradient where the relation holds comfortably (the violation score, clamped, would not).
-    Identities: log relative error; bounds: slack / (1 + |lhs| + |rhs|), in (-1, 1)."""
-    lhs, rhs = _broadcast_instances(lhs, rhs)
-    l, r = _flat(lhs, b), _flat(rhs, b)
-    if op in ("==", "!="):
-        denom = torch.maximum(torch.linalg.vector_norm(l, dim=1), torch.linalg.vector_norm(r, dim=1)).clamp_min(1.0)
-        err = torch.linalg.vector_norm(l - r, dim=1) / denom
-        logerr = torch.log(err + 1e-30)
-        return logerr if op == "==" else -logerr
-    if op in (">=", ">"):
-        l, r = r, l
-    return ((l - r) / (1 + l.abs() + r.abs())).amax(1)
+    return score, slack.amax(1), ratio, (slack / scale).amax(1)
 
 
 def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     b = sides.flat[0].shape[0]
     t = torch.full((b,), tol, dtype=dtype, device=sides.flat[0].device) if tol is not None else default_tol(sides, dtype)
-    scores, measures, ratios = [], [], []
+    scores, measures, ratios, objs = [], [], [], []
     for rel, lhs, rhs in sides.relation_sides():
-        s, m, q = relation_score(rel.op, lhs, rhs, t)
+        s, m, q, o = relation_terms(rel.op, lhs, rhs, t)
         scores.append(s)
         measures.append(m)
         ratios.append(q)
-    ascores = [relation_score(rel.op, lhs, rhs, t)[0] for rel, lhs, rhs in sides.assume_sides()]
+        objs.append(o)
+    ascores, aslack = [], []
+    for rel, lhs, rhs in sides.assume_sides():
+        s, _, _, o = relation_terms(rel.op, lhs, rhs, t)
+        ascores.append(s)
+        if rel.op not in ("==", "!="):
+            aslack.append(o)
     zero = torch.zeros(b, dtype=dtype, device=t.device)
     a = torch.stack(ascores).amax(0) if ascores else zero
     score = torch.stack(scores).amax(0) if scores else zero
-    objs = [relation_objective(rel.op, lhs, rhs, b) for rel, lhs, rhs in sides.relation_sides()]
     objective = torch.stack(objs).sum(0) if objs else zero
-    aslack = [relation_objective(rel.op, lhs, rhs, b) for rel, lhs, rhs in sides.assume_sides() if rel.op not in ("==", "!=")]
     assume_slack = torch.stack(aslack).amax(0) if aslack else zero
     return Scored(score, objective, assume_slack, measures, ratios, a <= 1, a, t)
 

@@ -73,10 +73,6 @@ def _comm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return a @ b - b @ a
 
 
-def _skew_part(m: torch.Tensor) -> torch.Tensor:
-    return (m - m.transpose(-1, -2)) / 2
-
-
 def _sym_part(m: torch.Tensor) -> torch.Tensor:
     return (m + m.transpose(-1, -2)) / 2
 
@@ -131,7 +127,7 @@ FUNCTIONS: dict[str, Function] = {
     "det": Function(torch.linalg.det, "determinant"),
     "tr": Function(lambda m: torch.diagonal(m, dim1=-2, dim2=-1).sum(-1), "trace"),
     "comm": Function(_comm, "commutator [A, B] = AB - BA"),
-    "skew_part": Function(_skew_part, "(M - M^T)/2"),
+    "skew_part": Function(rotations.skew, "(M - M^T)/2"),
     "sym_part": Function(_sym_part, "(M + M^T)/2"),
     "dot": Function(lambda x, y: (x * y).sum(-1), "inner product over the last axis"),
     "outer": Function(lambda x, y: x.unsqueeze(-1) * y.unsqueeze(-2), "outer product"),

@@ -12,10 +12,6 @@ class SamplerError(ValueError):
     pass
 
 
-def _skew(raw: torch.Tensor) -> torch.Tensor:
-    return (raw - raw.transpose(-1, -2)) / 2
-
-
 def _radius(t: torch.Tensor, lo: float, hi: float) -> torch.Tensor:
     return lo + (hi - lo) * torch.sigmoid(t)
 

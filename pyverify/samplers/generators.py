@@ -7,7 +7,7 @@ import math
 import torch
 
 from ..attention import rotations
-from .base import Sampler, SamplerError, _skew
+from .base import Sampler, SamplerError
 
 
 class CommutingSkew(Sampler):
@@ -43,7 +43,7 @@ class CommutingSkew(Sampler):
         if self.args.get("U") == "identity":
             u = torch.eye(d, dtype=th["U"].dtype, device=th["U"].device).expand(th["U"].shape[0], d, d)
         else:
-            u = torch.linalg.matrix_exp(_skew(th["U"]) * 2.0)
+            u = torch.linalg.matrix_exp(rotations.skew(th["U"]) * 2.0)
         freqs = lam * torch.tanh(th["freqs"])
         return {"L": rotations.commuting_generators(u, freqs), "U": u, "freqs": freqs}
 
@@ -68,7 +68,7 @@ class SkewFamily(Sampler):
         return {"raw": (dc, d, d)}
 
     def value(self, th):
-        s = _skew(th["raw"])
+        s = rotations.skew(th["raw"])
         hi = float(self.args.get("hi", 2.0))
         n = torch.linalg.svdvals(s)[..., 0].clamp_min(1e-300)
         return {"L": s * (hi * torch.tanh(n) / n).unsqueeze(-1).unsqueeze(-1)}
@@ -92,7 +92,7 @@ class NearCommutingSkew(CommutingSkew):
 
     def value(self, th):
         base = super().value(th)
-        e = _skew(th["E"])
+        e = rotations.skew(th["E"])
         e = e / torch.linalg.svdvals(e)[..., 0].clamp_min(1e-300).unsqueeze(-1).unsqueeze(-1)
         eps = float(self.args["eps"])
         return {**base, "L0": base["L"], "E": e, "L": base["L"] + eps * e}
@@ -123,7 +123,7 @@ class StructuredPost(CommutingSkew):
         d, dc, m = self._dims()
         P = rotations.structured_post_rotation(base["U"], m, th["N"])
         leak = float(self.args.get("leak", 0.0))
-        e = _skew(th["E"])
+        e = rotations.skew(th["E"])
         e = e / torch.linalg.svdvals(e)[..., 0].clamp_min(1e-300).unsqueeze(-1).unsqueeze(-1)
         if leak:
             P = P @ torch.linalg.matrix_exp(leak * e)
@@ -152,7 +152,7 @@ class CayleyPost(CommutingSkew):
     def value(self, th):
         base = super().value(th)
         rho = float(self.args.get("rho", 1.0))
-        s = _skew(th["S"])
+        s = rotations.skew(th["S"])
         n = torch.linalg.svdvals(s)[..., 0].clamp_min(1e-300)
         s = s * (rho * torch.sigmoid(n) / n).unsqueeze(-1).unsqueeze(-1)
         return {**base, "S": s, "P": rotations.cayley(s)}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from .base import Sampler, _radius, _scale_to, _skew
+from ..attention import rotations
+from .base import Sampler, _radius, _scale_to
 
 
 class Vec(Sampler):
@@ -92,7 +93,7 @@ class Skew(Mat):
     name, hypothesis, kind = "skew", "skew-symmetric, lo <= |S|_2 <= hi", "skew"
 
     def _structure(self, raw):
-        return _skew(raw)
+        return rotations.skew(raw)
 
     def _structured(self, v, tol):
         return (v + v.transpose(-1, -2)).abs().flatten(1).amax(1) <= tol
@@ -138,7 +139,7 @@ class Orth(Sampler):
         return th
 
     def value(self, th):
-        q = torch.linalg.matrix_exp(_skew(th["raw"]) * 2.0)
+        q = torch.linalg.matrix_exp(rotations.skew(th["raw"]) * 2.0)
         det = self.args.get("det", 1)
         sign = th.get("sign")
         if det == -1 or sign is not None:
