@@ -20,7 +20,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pyverify.evaluation import compile_check  # noqa: E402
+from pyverify.checks.compiled import compile_check  # noqa: E402
 from pyverify.registry import Check  # noqa: E402
 
 CLAIMS = {

@@ -55,7 +55,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_graph(args: argparse.Namespace) -> int:
-    from .graph import check_graph, to_dot
+    from .registry.graph import check_graph, to_dot
 
     reg = load_registry(args.registry)
     report = check_graph(reg)
@@ -95,55 +95,6 @@ def cmd_graph(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_checks(reg, ids: list[str], budget: str, seed: int, device: str, progress: bool = False, jobs: int = 1):
-    """Run the engine over the selected claims (all when ids is empty); results in registry order.
-
-    ``jobs`` > 1 spreads claims over worker processes; every claim has its own seed, so the verdicts
-    and witnesses do not depend on the number of jobs."""
-    from .engine import run_claim
-
-    unknown = [i for i in ids if i not in reg.claims]
-    if unknown:
-        raise SystemExit(_usage_error(f"unknown claim id(s): {', '.join(unknown)}"))
-    selected = [reg.claims[i] for i in ids] if ids else list(reg.claims.values())
-    bar = _Progress(len(selected)) if progress else None
-    if jobs > 1 and len(selected) > 1 and device == "cpu":
-        from .parallel import run_parallel
-
-        results = run_parallel(reg, selected, budget, seed, device, jobs, bar)
-    else:
-        import torch
-
-        # checks are many small matrices: intra-op threads only contend (the workers do the same)
-        torch.set_num_threads(1)
-        results = []
-        for claim in selected:
-            if bar:
-                bar.step(claim.id)
-            results.append(run_claim(claim, budget=budget, seed=seed, device=device, conventions=reg.conventions(claim.id)))
-    if bar:
-        bar.done()
-    return results
-
-
-class _Progress:
-    """A one-line progress bar on a terminal (stderr), nothing otherwise."""
-
-    def __init__(self, total: int):
-        self.total, self.n = total, 0
-
-    def step(self, label: str) -> None:
-        self.n += 1
-        width = 30
-        filled = int(width * self.n / max(self.total, 1))
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.n}/{self.total} {label:<24}")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        sys.stderr.write("\r" + " " * 72 + "\r")
-        sys.stderr.flush()
-
-
 def _usage_error(msg: str) -> int:
     print(f"pyverify: {msg}", file=sys.stderr)
     return EXIT_INPUT
@@ -154,9 +105,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         return _usage_error("--device cuda was asked for, but no CUDA device is available")
+    from .engine import check_claims
+
     reg = load_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
-    results = run_checks(reg, args.ids, args.budget, args.seed, args.device, progress, args.jobs)
+    results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress)
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
                "claims": [r.as_dict() for r in results]}
     if args.out:
@@ -179,7 +132,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_lean(args: argparse.Namespace) -> int:
-    from . import lean
+    from .provers import lean
 
     reg = load_registry(args.registry)
     built, log = (False, "")
@@ -212,15 +165,16 @@ def cmd_lean(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from . import lean
-    from .graph import check_graph
+    from .engine import check_claims
+    from .provers import lean
+    from .registry.graph import check_graph
     from .report import build
     from .report.writers import write_html, write_json, write_markdown, write_svg
 
     reg = load_registry(args.registry)
     graph = check_graph(reg)
-    results = run_checks(reg, [], args.budget, args.seed, args.device,
-                         progress=sys.stderr.isatty() and not args.no_progress, jobs=args.jobs)
+    results = check_claims(reg, (), args.budget, args.seed, args.device, args.jobs,
+                           progress=sys.stderr.isatty() and not args.no_progress)
     built = False
     if args.lean_build:
         built, _ = lean.lake_build()
@@ -247,8 +201,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_certify(args: argparse.Namespace) -> int:
     import torch
 
-    from . import certify
-    from .engine import run_claim
+    from .attention import certify
+    from .engine import check_claim
 
     reg = load_registry(args.registry)
     try:
@@ -261,8 +215,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
     verdicts = {}
     for cid in sorted(set(certify.RESTS_ON.values())):
         if cid in reg.claims:
-            verdicts[cid] = run_claim(reg.claims[cid], budget=args.budget, seed=args.seed,
-                                      conventions=reg.conventions(cid)).verdict
+            verdicts[cid] = check_claim(reg, cid, args.budget, args.seed).verdict.value
     try:
         reports = certify.certify(state, verdicts, prefix=args.prefix, radius=args.radius)
     except ValueError as exc:
@@ -355,23 +308,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None)
     p.set_defaults(func=cmd_schema)
 
-    for register in _EXTRA_COMMANDS:
-        register(sub, common)
     return parser
-
-
-# Commands defined in other modules register themselves here (check, report, lean, certify).
-_EXTRA_COMMANDS: list = []
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .engine.runner import UnknownClaims
+
     try:
         return args.func(args)
     except RegistryError as exc:
         _print_registry_error(exc)
         return EXIT_INPUT
+    except UnknownClaims as exc:
+        return _usage_error(str(exc))
     except BrokenPipeError:  # `pyverify list | head`
         return EXIT_OK
 

@@ -19,7 +19,8 @@ import pytest
 
 from .registry import Registry, RegistryError, load_registry
 
-_REGISTRIES: dict[Path, Registry | RegistryError] = {}
+# the registries loaded in this session, one per `claims` folder (each xdist worker loads its own)
+_REGISTRIES_KEY = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -38,13 +39,14 @@ def _registry_root(path: Path) -> Path | None:
     return None
 
 
-def _registry(root: Path) -> Registry | RegistryError:
-    if root not in _REGISTRIES:
+def _registry(config: pytest.Config, root: Path) -> Registry | RegistryError:
+    loaded = config.stash.setdefault(_REGISTRIES_KEY, {})
+    if root not in loaded:
         try:
-            _REGISTRIES[root] = load_registry(root)
+            loaded[root] = load_registry(root)
         except RegistryError as exc:
-            _REGISTRIES[root] = exc
-    return _REGISTRIES[root]
+            loaded[root] = exc
+    return loaded[root]
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path):
@@ -59,7 +61,7 @@ class RegistryProblem(Exception):
 
 class ClaimFile(pytest.File):
     def collect(self):
-        reg = _registry(_registry_root(self.path))
+        reg = _registry(self.config, _registry_root(self.path))
         if isinstance(reg, RegistryError):
             mine = [p for p in reg.problems if Path(p.location.file).resolve() == self.path.resolve()]
             if mine:
@@ -90,13 +92,12 @@ class ClaimItem(pytest.Item):
             self.user_properties.append(("unreviewed", True))
 
     def runtest(self) -> None:
-        from .engine import run_claim
+        from .engine import check_claim
 
         cfg = self.config
-        claim = self.registry.claims[self.claim_id]
-        result = run_claim(claim, budget=cfg.getoption("--pyverify-budget"), seed=cfg.getoption("--pyverify-seed"),
-                           device=cfg.getoption("--pyverify-device"), conventions=self.registry.conventions(self.claim_id))
-        self.user_properties.append(("verdict", result.verdict))
+        result = check_claim(self.registry, self.claim_id, cfg.getoption("--pyverify-budget"),
+                             cfg.getoption("--pyverify-seed"), cfg.getoption("--pyverify-device"))
+        self.user_properties.append(("verdict", result.verdict.value))
         if not result.matches:
             raise VerdictMismatch(result)
 
@@ -118,7 +119,3 @@ class ClaimItem(pytest.Item):
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "claim: a registry claim checked by the pyverify engine")
-    import torch
-
-    # checks are many small matrices: intra-op threads only contend with the other xdist worker
-    torch.set_num_threads(1)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 import torch
 
-from pyverify import dsl, functions
+from pyverify.checks import dsl, vocabulary
 from pyverify.engine import run_claim
 from pyverify.registry import Check, Claim
 
 NAMES = {"x", "M", "g"}
-FUNCS = functions.names()
+FUNCS = vocabulary.names()
 
 
 @pytest.mark.parametrize("text", [
@@ -66,42 +66,42 @@ def _claim(check: dict, cid: str = "A.1") -> Claim:
 
 
 def test_bad_expression_is_an_error_verdict_not_a_crash():
-    r = run_claim(_claim({"given": {"x": "vec(3)"}, "assert": "x.__class__ == x"}), budget="quick")
+    r = run_claim(_claim({"given": {"x": "vec(3)"}, "assert": "x.__class__ == x"}), {}, budget="quick")
     assert r.verdict == "error" and "__class__" in r.message
 
 
 def test_attributes_of_tensors_are_refused_at_evaluation():
     # `.part` parses (composite hypotheses have parts) but a tensor has no parts: never a Python getattr
-    r = run_claim(_claim({"given": {"M": "mat(3)"}, "assert": "M.data == M"}), budget="quick")
+    r = run_claim(_claim({"given": {"M": "mat(3)"}, "assert": "M.data == M"}), {}, budget="quick")
     assert r.verdict == "error" and "attribute 'data'" in r.message
 
 
 def test_unknown_sampler_and_bad_arguments_are_errors():
-    r = run_claim(_claim({"given": {"x": "nosuch(3)"}, "assert": "x == x"}), budget="quick")
+    r = run_claim(_claim({"given": {"x": "nosuch(3)"}, "assert": "x == x"}), {}, budget="quick")
     assert r.verdict == "error" and "unknown sampler" in r.message
-    r = run_claim(_claim({"given": {"x": "vec(3, 4, 5)"}, "assert": "x == x"}), budget="quick")
+    r = run_claim(_claim({"given": {"x": "vec(3, 4, 5)"}, "assert": "x == x"}), {}, budget="quick")
     assert r.verdict == "error" and "positional" in r.message
 
 
 def test_shape_error_is_an_error_verdict():
-    r = run_claim(_claim({"given": {"x": "vec(3)", "M": "mat(4)"}, "assert": "M @ x == x"}), budget="quick")
+    r = run_claim(_claim({"given": {"x": "vec(3)", "M": "mat(4)"}, "assert": "M @ x == x"}), {}, budget="quick")
     assert r.verdict == "error"
 
 
 def test_nan_on_valid_instances_is_reported():
-    r = run_claim(_claim({"given": {"x": "vec(3)"}, "assert": "log(-norm(x) - 1) == 0"}), budget="quick")
+    r = run_claim(_claim({"given": {"x": "vec(3)"}, "assert": "log(-norm(x) - 1) == 0"}), {}, budget="quick")
     assert r.verdict == "error" and "NaN" in r.message
 
 
 def test_no_check_and_not_checkable():
-    r = run_claim(_claim(None), budget="quick")
+    r = run_claim(_claim(None), {}, budget="quick")
     assert r.verdict == "not-checkable" and r.details.get("pending")
-    r = run_claim(_claim({"not_checkable": "a definition"}), budget="quick")
+    r = run_claim(_claim({"not_checkable": "a definition"}), {}, budget="quick")
     assert r.verdict == "not-checkable" and r.message == "a definition"
 
 
 def test_batched_and_one_instance_paths_agree():
-    from pyverify.evaluation import compile_check
+    from pyverify.checks.compiled import compile_check
 
     check = Check.model_validate({"given": {"g": "commuting_skew(4, 2)", "r": "vec(2)"}, "assert": "R_str(g.L, r) @ R_str(g.L, r).T == I(4)"})
     comp = compile_check(check, {}, "relation")
@@ -117,9 +117,9 @@ def test_batched_and_one_instance_paths_agree():
 def test_every_whitelisted_function_is_documented():
     import re
 
-    from pyverify.functions import FUNCTIONS
+    from pyverify.checks.vocabulary import VOCABULARY
 
     from conftest import REPO
 
     documented = set(re.findall(r"^\| `([A-Za-z_0-9]+)` \|", (REPO / "docs" / "checks.md").read_text(), re.M))
-    assert not set(FUNCTIONS) - documented, "add these to the function table of docs/checks.md"
+    assert not set(VOCABULARY) - documented, "add these to the function table of docs/checks.md"

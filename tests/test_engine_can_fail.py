@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from pyverify.engine import run_claim
+from pyverify.engine import check_claim
 from pyverify.registry import load_registry
 
 from conftest import REPO
@@ -23,7 +23,7 @@ KINDS = {"flipped", "constant halved", "exponent off by one", "sign error", "dro
 
 
 def _run(reg, cid):
-    return run_claim(reg.claims[cid], budget="quick", seed=0, conventions=reg.conventions(cid))
+    return check_claim(reg, cid, "quick", 0)
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +86,10 @@ def test_gradient_ascent_finds_a_violation_that_random_sampling_misses():
     violation score) reaches it."""
     import torch
 
-    from pyverify.evaluation import compile_check
-    from pyverify.falsify import search
+    from pyverify.checks.compiled import compile_check
+    from pyverify.engine.falsify import search
     from pyverify.registry import Check
-    from pyverify.verdicts import BUDGETS
+    from pyverify.engine.result import BUDGETS
 
     check = Check.model_validate({"given": {"x": "vec(6, hi=3)"}, "assert": "1 / (1 + 25 * norm(x - 0.5) ** 2) <= 0.5"})
     comp = compile_check(check, {}, "relation")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from pyverify.graph import check_graph, order_key, tier_of
+from pyverify.registry.graph import check_graph, order_key, tier_of
 from pyverify.registry import load_registry
 
 from conftest import REPO, claim_yaml

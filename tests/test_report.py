@@ -53,7 +53,7 @@ def test_lean_status_is_never_checked_without_a_build(tmp_path, capsys):
 
 
 def test_lean_index_and_sorry_audit(tmp_path, make_registry):
-    from pyverify import lean
+    from pyverify.provers import lean
     from pyverify.registry import load_registry
 
     src = tmp_path / "lean"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from pyverify.samplers import SAMPLERS, SamplerError, parse_sampler
+from pyverify.checks.samplers import SAMPLERS, SamplerError, parse_sampler
 
 CTX = {"dtype": torch.float64, "device": torch.device("cpu")}
 SPECS = [

@@ -9,10 +9,8 @@ from __future__ import annotations
 import networkx as nx
 
 from ..engine import Result
-from ..graph import GraphReport, order_key
 from ..registry import Registry
-
-VERDICT_ORDER = ("refuted", "error", "vacuous", "holds", "symbolic", "proved", "not-checkable")
+from ..registry.graph import GraphReport, order_key
 
 
 def rests_on_false(registry: Registry, verdicts: dict[str, str]) -> dict[str, list[str]]:

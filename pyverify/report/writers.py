@@ -6,7 +6,7 @@ import html
 import json
 from pathlib import Path
 
-from ..graph import order_key, tier_label
+from ..registry.graph import order_key, tier_label
 
 COLORS = {
     "proved": "#1a7f37", "symbolic": "#2da44e", "holds": "#8fd19e", "refuted": "#d1242f",

@@ -350,10 +350,10 @@ def test_gsm_gauge_invariance_and_layout_invariance():
 def test_rotor_projection_function_matches_blade_oracle():
     """The DSL's `rotor_projection` (RGAT.Def-Prot, RGAT.Alg): pick the scalar and the three bivector blades by
     name from a multivector written as a blade -> coefficient table, normalise with math.sqrt."""
-    from pyverify.functions import FUNCTIONS
+    from pyverify.checks.vocabulary import VOCABULARY
 
     blades = ["1", "e1", "e2", "e3", "e12", "e13", "e23", "e123"]
-    f = FUNCTIONS["rotor_projection"].impl
+    f = VOCABULARY["rotor_projection"].torch
     mv = torch.randn(20, 8, dtype=torch.float64, generator=gen(48))
     for row in mv.tolist():
         coeff = dict(zip(blades, row))

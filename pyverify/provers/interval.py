@@ -9,12 +9,12 @@ rounding artefact of the float64 evaluation. Functions without a ball implementa
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import torch
 
-from . import dsl
+from ..checks import dsl
+from ..checks.vocabulary import VOCABULARY, ball_meaning
 
 try:
     import flint
@@ -159,7 +159,8 @@ class BallBackend(dsl.Backend):
     def call(self, name, args, kwargs):
         if kwargs:
             raise Unsupported(f"{name} with keyword arguments")
-        fn = _FUNCS.get(name)
+        record = VOCABULARY.get(name)
+        fn = record.ball if record is not None else None
         if fn is None:
             raise Unsupported(f"function {name}")
         return fn(*[a if isinstance(a, list) else _lift(a) for a in args])
@@ -272,7 +273,7 @@ def _amax(a: Ball) -> Ball:
     return Ball.scalar(arb((lo + hi) / 2, (hi - lo) / 2))
 
 
-_FUNCS = {
+_BALL_MEANINGS = {
     "abs": lambda a: a.map(abs),
     "exp": lambda a: a.map(lambda x: x.exp()),
     "log": lambda a: a.map(lambda x: x.log()),
@@ -306,13 +307,15 @@ _FUNCS = {
     "R_str": lambda L, r: _expm(_generator_sum(L, r)),
     "I": lambda n: Ball(_eye(int(float(n.s().mid()))), 2),
 }
+for _name, _fn in _BALL_MEANINGS.items():
+    ball_meaning(_name)(_fn)
 
 
-def certify(comp, sides) -> dict[str, Any]:
-    """Ball re-evaluation of the witness; status 'certified', 'not certified' or 'unsupported: ...'."""
+def certify(comp, sides, tol: float) -> dict[str, Any]:
+    """Ball re-evaluation of the witness against the tolerance the float64 check used; status
+    'certified', 'not certified' or 'unsupported: ...'."""
     if flint is None:
         return {"status": "unsupported: python-flint is not installed"}
-    from .falsify import default_tol
 
     if comp.randoms:  # a Monte-Carlo statement has no pointwise certificate
         return {"status": "unsupported: random hypotheses"}
@@ -328,7 +331,6 @@ def certify(comp, sides) -> dict[str, Any]:
         backend = BallBackend()
         for name, node in comp.where:
             env[name] = dsl.evaluate(node, env, backend)
-        tol = float(comp.check.tol) if comp.check.tol is not None else float(default_tol(sides, torch.float64)[0])
         margins = []
         for rel in comp.relations:
             lhs = _lift(dsl.evaluate(rel.lhs, env, backend))
@@ -362,4 +364,4 @@ def certify(comp, sides) -> dict[str, Any]:
         flint.ctx.prec = old_prec
 
 
-__all__ = ["certify", "BallBackend", "Ball", "math"]
+__all__ = ["certify", "BallBackend", "Ball"]

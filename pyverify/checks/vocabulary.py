@@ -1,10 +1,14 @@
-"""The functions a check may call: everyday linear algebra plus the mechanisms of ``attention/``.
+"""The vocabulary of the check language: one record per function name, for every backend.
 
-Each function works on ONE instance (the engine batches with ``torch.func.vmap``), is differentiable,
-and is the very code users run: the mechanism entries call ``pyverify.attention`` directly, so a claim
-is checked against the implementation, not a second copy of the mathematics.
+A record carries the function's torch implementation (required: it works on ONE instance, the engine
+batches with ``torch.func.vmap``, and it is differentiable), its documentation, the registry conventions
+that fill its keywords, and — where one exists — its SymPy meaning and its ball-arithmetic meaning. The
+provers register those with ``sympy_meaning`` / ``ball_meaning`` (``provers/symbolic.py``,
+``provers/interval.py``); registering a meaning for a name the vocabulary does not have is an error at
+import time, so the three backends cannot drift apart.
 
-The same names are given SymPy meanings in ``symbolic.py`` and interval meanings in ``interval.py``.
+The mechanism entries call ``pyverify.attention`` directly, so a claim is checked against the
+implementation users run, not a second copy of the mathematics.
 """
 
 from __future__ import annotations
@@ -14,17 +18,25 @@ from typing import Any, Callable
 
 import torch
 
-from .attention import positional, quaternion, random_features, rotations
+from ..attention import positional, quaternion, random_features, rotations
 
 
-@dataclass(frozen=True)
+@dataclass
 class Function:
-    impl: Callable[..., Any]
+    """One name of the check language with its meaning in each backend."""
+
+    torch: Callable[..., Any]
     doc: str
     needs_ctx: bool = False  # constructors get dtype/device
-    # registry convention key -> (keyword of impl, {registry value: keyword value}); the claim's
-    # conventions (registry.Registry.conventions) fill these keywords unless the check passes them
+    # registry convention key -> (keyword of the torch implementation, {registry value: keyword value});
+    # the claim's conventions (Registry.conventions) fill these keywords unless the check passes them
     conventions: tuple = ()
+    name: str = ""
+    sympy: Callable[..., Any] | None = None  # on SymPy matrices/expressions (provers/symbolic.py)
+    ball: Callable[..., Any] | None = None  # on python-flint balls (provers/interval.py)
+
+    def backends(self) -> list[str]:
+        return ["torch"] + [b for b in ("sympy", "ball") if getattr(self, b) is not None]
 
     def convention_kwargs(self, conventions: dict[str, str]) -> dict[str, Any]:
         out = {}
@@ -90,7 +102,7 @@ def _rotation_angle(q: torch.Tensor) -> torch.Tensor:
     return 2 * torch.atan2(v, w)
 
 
-FUNCTIONS: dict[str, Function] = {
+VOCABULARY: dict[str, Function] = {
     # constructors
     "I": Function(_eye, "identity matrix I(n)", needs_ctx=True),
     "zeros": Function(_zeros, "zeros(m, n)", needs_ctx=True),
@@ -206,9 +218,34 @@ FUNCTIONS: dict[str, Function] = {
     # --- extras: pe-theory ---
 }
 
-# Special forms the engine evaluates itself (they need the unevaluated argument).
+for _name, _record in VOCABULARY.items():
+    _record.name = _name
+
+# Special forms: the evaluator hands them their unevaluated argument (a hook of dsl.evaluate).
 SPECIAL_FORMS = {"E": "expectation over the random hypotheses (Monte Carlo)"}
 
 
 def names() -> set[str]:
-    return set(FUNCTIONS) | set(SPECIAL_FORMS)
+    return set(VOCABULARY) | set(SPECIAL_FORMS)
+
+
+def _meaning(backend: str, name: str) -> Callable:
+    def register(fn: Callable) -> Callable:
+        record = VOCABULARY.get(name)
+        if record is None:
+            raise KeyError(f"{backend} meaning for {name!r}, which is not in the vocabulary")
+        if getattr(record, backend) is not None:
+            raise KeyError(f"{name!r} already has a {backend} meaning")
+        setattr(record, backend, fn)
+        return fn
+    return register
+
+
+def sympy_meaning(name: str) -> Callable:
+    """Decorator: the SymPy meaning of vocabulary function ``name``."""
+    return _meaning("sympy", name)
+
+
+def ball_meaning(name: str) -> Callable:
+    """Decorator: the ball-arithmetic meaning of vocabulary function ``name``."""
+    return _meaning("ball", name)

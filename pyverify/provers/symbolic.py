@@ -18,9 +18,10 @@ from typing import Any
 import sympy as sp
 from sympy.polys.rings import sring
 
-from . import dsl
-from .evaluation import compile_check, sweep
-from .samplers import CommutingSkew, Mat, Orth, Scalar, Skew, SkewFamily, Sym, Vec
+from ..checks import dsl
+from ..checks.compiled import compile_check, sweep
+from ..checks.samplers import CommutingSkew, Mat, Orth, Scalar, Skew, SkewFamily, Sym, Vec
+from ..checks.vocabulary import VOCABULARY, sympy_meaning
 
 
 class SymbolicUnsupported(Exception):
@@ -149,7 +150,8 @@ class SympyBackend(dsl.Backend):
         return out
 
     def call(self, name, args, kwargs):
-        fn = _FUNCS.get(name)
+        record = VOCABULARY.get(name)
+        fn = record.sympy if record is not None else None
         if fn is None or kwargs:
             raise SymbolicUnsupported(f"function {name} has no SymPy meaning here")
         return _canonical(fn(*args))
@@ -176,7 +178,7 @@ def _cayley(s: sp.Matrix) -> sp.Matrix:
     return (eye + s).adjugate() * (eye - s) / (eye + s).det()
 
 
-_FUNCS = {
+_SYMPY_MEANINGS = {
     "I": lambda n: sp.eye(int(n)),
     "zeros": lambda m, n=None: sp.zeros(int(m), int(n if n is not None else m)),
     "exp": sp.exp,
@@ -197,6 +199,8 @@ _FUNCS = {
     "R_str": _rstr,
     "cayley": _cayley,
 }
+for _name, _fn in _SYMPY_MEANINGS.items():
+    sympy_meaning(_name)(_fn)
 
 
 def _is_zero(expr: Any) -> bool:

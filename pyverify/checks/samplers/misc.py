@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ..attention import random_features
+from ...attention import random_features
 from .base import Sampler, _radius
 from .linalg import Vec
 

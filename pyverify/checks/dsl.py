@@ -224,7 +224,15 @@ def relations(tree: ast.expr, text: str) -> list[Relation]:
 
 
 class Backend:
-    """How the evaluator computes: one implementation per operation."""
+    """How the evaluator computes: one implementation per operation.
+
+    ``special_forms`` names the calls the backend evaluates itself from the unevaluated argument
+    (``E(expr)``, an expectation over random hypotheses): the evaluator hands them to ``special``."""
+
+    special_forms: frozenset[str] = frozenset()
+
+    def special(self, name: str, node: ast.Call, env: dict[str, Any]) -> Any:
+        raise DSLError(f"{name}(...) is not available here")
 
     def const(self, value: float) -> Any:
         return value
@@ -275,6 +283,8 @@ def evaluate(node: ast.expr, env: dict[str, Any], backend: Backend) -> Any:
         return backend.index(ev(node.value), _index(node.slice, ev))
     if isinstance(node, ast.Call):
         name = node.func.id  # type: ignore[attr-defined]
+        if name in backend.special_forms:
+            return backend.special(name, node, env)
         if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
             gen = node.args[0]
             comp = gen.generators[0]
@@ -309,15 +319,3 @@ def _index(node: ast.AST, ev: Callable) -> Any:
         parts = [None if p is None else _as_int(ev(p)) for p in (node.lower, node.upper, node.step)]
         return slice(*parts)
     return _as_int(ev(node))
-
-
-def free_names(node: ast.AST) -> set[str]:
-    """Names an expression reads (excluding constants, called functions and its own loop variables)."""
-    bound = {n.target.id for n in ast.walk(node) if isinstance(n, ast.comprehension) and isinstance(n.target, ast.Name)}
-    func_nodes = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
-    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in func_nodes}
-    return names - bound - set(CONSTANTS)
-
-
-def called_functions(node: ast.AST) -> set[str]:
-    return {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}

@@ -12,9 +12,9 @@ import dataclasses
 
 import torch
 
-from .engine_support import claim_seed
-from .evaluation import Compiled
+from ..checks.compiled import Compiled
 from .falsify import search
+from .result import claim_seed
 
 
 def necessity(claim, comp: Compiled, seed: int, ctx: dict) -> dict[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ..attention import rotations
+from ...attention import rotations
 from .base import Sampler, _radius, _scale_to
 
 

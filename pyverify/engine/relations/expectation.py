@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import torch
 
-from .engine_support import claim_seed
-from .evaluation import CheckError, Compiled
-from .registry import Claim
-from .verdicts import Budget, Result, values_json
+from ...checks.compiled import CheckError, Compiled
+from ...registry import Claim, Verdict
+from ..result import Budget, Result, claim_seed, values_json
 
 
-def run_expectation(claim: Claim, compiled: list[Compiled], budget: Budget, seed: int, ctx: dict, res: Result) -> None:
+def run(claim: Claim, compiled: list[Compiled], budget: Budget, seed: int, ctx: dict, res: Result) -> None:
     """Monte-Carlo: per instance, the sample mean of E's argument and its standard error; z-test with a
     Bonferroni-corrected threshold; a rejection is re-run on fresh samples before it counts."""
     check = claim.check
@@ -33,7 +32,7 @@ def run_expectation(claim: Claim, compiled: list[Compiled], budget: Budget, seed
             one = {n: {kk: v[i: i + 1] for kk, v in t.items()} for n, t in theta.items()}
             z2, rel2, detail2 = _mc_z(comp, one, 1, 4 * s, gen, ctx)
             if z2 > z_crit:
-                res.verdict = "refuted"
+                res.verdict = Verdict.refuted
                 res.worst = rel2
                 res.message = (f"Monte-Carlo mean differs from the claimed value by {z2:.1f} standard errors "
                                f"({4 * s} fresh samples; threshold {z_crit})")
@@ -41,7 +40,7 @@ def run_expectation(claim: Claim, compiled: list[Compiled], budget: Budget, seed
                 res.witness = {"seed": seed, "dims": comp.dims, "values": values_json(sides.values), **detail2}
                 return
         worst_z = max(worst_z, z)
-    res.verdict = "holds"
+    res.verdict = Verdict.holds
     res.worst = worst_rel
     res.details["max_z"] = worst_z
     res.message = f"Monte-Carlo agrees within {worst_z:.2f} standard errors (threshold {z_crit}); max relative gap {worst_rel:.3g}"

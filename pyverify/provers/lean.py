@@ -15,7 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .registry import PROJECT_ROOT, Registry
+from ..registry import PROJECT_ROOT, Registry
 
 _DECL = re.compile(r"^\s*(?:@\[[^\]]*\]\s*)?(?:private\s+|protected\s+|noncomputable\s+)*"
                    r"(theorem|lemma|def|abbrev|structure|instance|axiom)\s+([^\s:(\[{]+)", re.M)

@@ -25,7 +25,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .rotations import Pi_act, cayley, commuting_generators, skew
+from .core import Pi_act, cayley, commuting_generators, skew
 
 __all__ = ["ESPRAttention", "FoldedESPRAttention"]
 

@@ -15,8 +15,8 @@ Conventions (all fixed by keyword arguments where a choice exists):
   ``rsp(..., convention="conjugate")`` gives.
 
 Every function is differentiable with torch autograd except ``joint_block_decomposition``, follows
-its inputs' device, and uses float64 when handed non-floating input.  The attention layer
-``ESPRAttention`` lives in ``espr_layer.py`` and is re-exported here.
+its inputs' device, and uses float64 when handed non-floating input.  This is the functional core;
+the attention layer ``ESPRAttention`` (``layer.py``) is built on it, never the other way round.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ __all__ = [
     "rope_frequencies", "rope", "Pi_act", "Pi_null", "Pi_act_from_generators",
     "joint_block_decomposition", "joint_eigenbasis", "cayley", "rsp", "R_sp", "structured_post_rotation",
     "project_to_structured", "distance_to_structured", "mixing", "espr_logits",
-    "relative_defect", "ESPRAttention", "FoldedESPRAttention",
+    "relative_defect",
 ]
 
 
@@ -477,11 +477,3 @@ def relative_defect(L: Tensor, r: Tensor, delta: Tensor, *, P: Tensor | None = N
     Pi = eye if Pi is None else torch.as_tensor(Pi, dtype=L.dtype, device=L.device)
     lhs = rsp(L, r, P, convention=convention).mT @ rsp(L, r + delta, P, convention=convention)
     return torch.linalg.matrix_norm(Pi @ (lhs - rstr(L, delta)) @ Pi, ord=ord)
-
-
-def __getattr__(name: str):
-    # The layer imports this module, so it is re-exported lazily (PEP 562) to avoid an import cycle.
-    if name in ("ESPRAttention", "FoldedESPRAttention"):
-        from . import espr_layer
-        return getattr(espr_layer, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

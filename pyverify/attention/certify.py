@@ -22,7 +22,7 @@ from typing import Any
 
 import torch
 
-from .attention import rotations
+from . import rotations
 
 TOL = 1e-9
 RESTS_ON = {"relative-law": "T2.9", "post-rotation-drops-out": "T3.6", "commutator-defect": "T5.3.half"}

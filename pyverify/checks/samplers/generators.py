@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from ..attention import rotations
+from ...attention import rotations
 from .base import Sampler, SamplerError
 
 

@@ -1,5 +1,5 @@
-"""Asymptotic claims: measured orders (log-log slope over a parameter sequence) and unnamed
-constants (the smallest constant the search could not beat, and whether it grows along a sweep)."""
+"""Order claims: the measured order of a quantity (log-log slope over a geometric parameter sequence)
+against the claimed order."""
 
 from __future__ import annotations
 
@@ -7,46 +7,10 @@ import math
 
 import torch
 
-from .engine_support import claim_seed
-from .evaluation import CheckError, compile_check, sweep
-from .falsify import score_sides
-from .registry import Claim
-from .verdicts import Budget, Result
-
-
-def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: list[str]) -> None:
-    """Unnamed constants (one per relation): report sup lhs/rhs; refute when one grows without bound
-    along the sweep."""
-    consts, verdicts = [], []
-    for j, series in enumerate(ratios):
-        finite = [(d, r) for d, r in series if math.isfinite(r) and r > 0]
-        if not finite:
-            continue
-        const = max(r for _, r in finite)
-        consts.append(const)
-        entry = {"relation": texts[j], "constant": const, "by_size": [{"dims": d, "ratio": r} for d, r in finite]}
-        if len(finite) >= 3:
-            xs = [math.log(abs(float(next(iter(d.values())))) or 1e-300) for d, _ in finite]
-            ys = [math.log(r) for _, r in finite]
-            growth = loglog_slope(xs, ys)
-            entry["growth_slope"] = growth
-            if growth > 0.3 and finite[-1][1] > 2 * finite[0][1]:
-                verdicts.append((j, growth, finite))
-        res.details.setdefault("constants", []).append(entry)
-    if not consts:
-        res.verdict, res.message = "holds", "lhs never positive where rhs > 0"
-        return
-    res.worst = max(consts)
-    res.details["constant"] = res.worst
-    if verdicts:
-        j, slope, finite = verdicts[0]
-        res.verdict = "refuted"
-        res.message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}): "
-                       f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
-        res.witness = {"relation": texts[j], "growth": [{"dims": d, "ratio": r} for d, r in finite], "slope": slope}
-        return
-    res.verdict = "holds"
-    res.message = "smallest constant(s) the search could not beat: " + ", ".join(f"{c:.4g}" for c in consts) + " (bounded along the sweep)"
+from ...checks.compiled import CheckError, compile_check, sweep
+from ...registry import Claim, Verdict
+from ..result import Budget, Result, claim_seed
+from ..scoring import score_sides
 
 
 def loglog_slope(xs: list[float], ys: list[float]) -> float:
@@ -56,7 +20,7 @@ def loglog_slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
 
 
-def run_order(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: dict[str, str]) -> None:
+def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: dict[str, str]) -> None:
     """Measured order: the quantity over a geometric sequence of a sweep parameter, log-log slope."""
     check = claim.check
     spec = dict(check.order or {})
@@ -91,7 +55,7 @@ def run_order(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, c
     floor = 1e-13
     usable = (qs > floor).all(1) & torch.isfinite(qs).all(1)
     if not bool(usable.any()):
-        res.verdict, res.message = "holds", f"quantity below {floor:g} at every value: faster than any order"
+        res.verdict, res.message = Verdict.holds, f"quantity below {floor:g} at every value: faster than any order"
         res.details["order"] = {"claimed": claimed, "measured": None}
         return
     xs = [math.log(v) for v in values]
@@ -115,13 +79,13 @@ def run_order(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, c
             bad = bad or min(slopes) < claimed - slack
     rel = "as" if exact else ("at least as fast as" if direction == "zero" else "no faster than")
     if bad:
-        res.verdict = "refuted"
+        res.verdict = Verdict.refuted
         worst_slope = min(slopes) if direction == "zero" else max(slopes)
         res.message = (f"measured order {worst_slope:.3f} (median {measured:.3f}) vs claimed {claimed:g} "
                        f"as {param} -> {'0' if direction == 'zero' else 'inf'}")
         res.witness = {"seed": seed, "param": param, "values": values, "slopes": slopes,
                        "series": qs[usable][:3].tolist()}
     else:
-        res.verdict = "holds"
+        res.verdict = Verdict.holds
         res.message = (f"measured order {measured:.3f} (min {min(slopes):.3f}, max {max(slopes):.3f}) "
                        f"{rel} claimed {claimed:g}; leading constant <= {lead:.4g}")

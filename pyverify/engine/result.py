@@ -1,12 +1,15 @@
-"""The result of checking one claim, the search budgets, and JSON-stable rounding."""
+"""The result of checking one claim, the search budgets, per-claim seeds and JSON-stable rounding."""
 
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+
+from ..registry import Verdict
 
 
 @dataclass(frozen=True)
@@ -26,11 +29,16 @@ BUDGETS = {
 }
 
 
+def claim_seed(seed: int, claim_id: str) -> int:
+    """A per-claim seed: results of a claim do not depend on which other claims run."""
+    return (seed * 1_000_003 + zlib.crc32(claim_id.encode())) % (2**62)
+
+
 @dataclass
 class Result:
     id: str
-    verdict: str
-    expect: str | None
+    verdict: Verdict
+    expect: Verdict | None
     worst: float | None = None
     instances: int = 0
     elapsed_s: float = 0.0
@@ -45,8 +53,8 @@ class Result:
     def as_dict(self) -> dict[str, Any]:
         d = {
             "id": self.id,
-            "verdict": self.verdict,
-            "expect": self.expect,
+            "verdict": self.verdict.value,
+            "expect": self.expect.value if self.expect is not None else None,
             "worst": round_floats(self.worst),
             "instances": self.instances,
             "elapsed_s": round(self.elapsed_s, 3),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .registry import Claim, Location, Problem, Registry
+from .models import Claim, Location, Problem, Registry
 
 _TIER_RE = re.compile(r"^T(\d+)('?)\.(\d+)(bis)?$")
 _S_RE = re.compile(r"^S(\d+)(\..*)?$")
@@ -167,16 +167,6 @@ def check_graph(registry: Registry) -> GraphReport:
     return GraphReport(g, problems, accepted)
 
 
-def rests_on(registry: Registry, claim_id: str) -> set[str]:
-    """All claims a claim rests on, transitively (printed deps plus what it restates or corrects)."""
-    g = build_graph(registry)
-    for cid, claim in registry.claims.items():
-        for ref in claim.restates:
-            if ref in registry.claims:
-                g.add_edge(cid, ref)
-    return nx.descendants(g, claim_id)
-
-
 def to_dot(registry: Registry, g: nx.DiGraph, colors: dict[str, str] | None = None) -> str:
     colors = colors or {}
     lines = ["digraph pyverify {", "  rankdir=BT;", '  node [shape=box, fontname="Helvetica", fontsize=10];']
@@ -196,4 +186,4 @@ def to_dot(registry: Registry, g: nx.DiGraph, colors: dict[str, str] | None = No
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["build_graph", "check_graph", "GraphReport", "Fault", "tier_of", "order_key", "to_dot", "rests_on", "Location"]
+__all__ = ["build_graph", "check_graph", "GraphReport", "Fault", "tier_of", "order_key", "to_dot", "Location"]

@@ -18,8 +18,8 @@ from typing import Any
 import torch
 from torch.func import vmap
 
-from . import dsl, functions
-from .registry import Check
+from ..registry import Check
+from . import dsl, vocabulary
 from .samplers import Sampler, SamplerError, parse_sampler
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -31,6 +31,8 @@ class CheckError(ValueError):
 
 
 class TorchBackend(dsl.Backend):
+    special_forms = frozenset(vocabulary.SPECIAL_FORMS)
+
     def __init__(self, ctx: dict, randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
                  conventions: dict[str, str] | None = None):
         self.ctx = ctx
@@ -60,10 +62,10 @@ class TorchBackend(dsl.Backend):
         return a[idx]
 
     def call(self, name, args, kwargs):
-        fn = functions.FUNCTIONS[name]
+        fn = vocabulary.VOCABULARY[name]
         if fn.needs_ctx:
-            return fn.impl(self.ctx, *args, **kwargs)
-        return fn.impl(*args, **{**fn.convention_kwargs(self.conventions), **kwargs})
+            return fn.torch(self.ctx, *args, **kwargs)
+        return fn.torch(*args, **{**fn.convention_kwargs(self.conventions), **kwargs})
 
     def reduce(self, name, values):
         if name == "sum":
@@ -75,6 +77,7 @@ class TorchBackend(dsl.Backend):
         return stacked.amax(0) if name == "max" else stacked.amin(0)
 
     def special(self, name: str, node: ast.Call, env: dict) -> Any:
+        """E(expr): the mean of expr over the random hypotheses' samples (all of them with keep_samples)."""
         if name != "E" or len(node.args) != 1 or node.keywords:
             raise dsl.DSLError("E(expr) takes one expression")
         if not self.randoms:
@@ -82,59 +85,11 @@ class TorchBackend(dsl.Backend):
         inner = TorchBackend(self.ctx, conventions=self.conventions)
 
         def one(rv: dict) -> torch.Tensor:
-            out = evaluate_node(node.args[0], {**env, **rv}, inner)
+            out = dsl.evaluate(node.args[0], {**env, **rv}, inner)
             return out if isinstance(out, torch.Tensor) else torch.as_tensor(out, **self.ctx)
 
         samples = vmap(one)(self.randoms)
         return samples if self.keep_samples else samples.mean(0)
-
-
-def evaluate_node(node: ast.expr, env: dict, backend: TorchBackend) -> Any:
-    """dsl.evaluate, with the engine's special forms (E) intercepted."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions.SPECIAL_FORMS:
-        return backend.special(node.func.id, node, env)
-    if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Attribute)) and _contains_special(node):
-        return _evaluate_with_special(node, env, backend)
-    return dsl.evaluate(node, env, backend)
-
-
-@functools.lru_cache(maxsize=4096)
-def _special_ids() -> frozenset:
-    return frozenset(functions.SPECIAL_FORMS)
-
-
-_SPECIAL_CACHE: dict[int, tuple[ast.AST, bool]] = {}
-
-
-def _contains_special(node: ast.AST) -> bool:
-    # parsed trees live as long as their Compiled check; cache by identity (keeping the node alive so
-    # its id cannot be reused)
-    hit = _SPECIAL_CACHE.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
-    found = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _special_ids()
-                for n in ast.walk(node))
-    if len(_SPECIAL_CACHE) > 100_000:
-        _SPECIAL_CACHE.clear()
-    _SPECIAL_CACHE[id(node)] = (node, found)
-    return found
-
-
-def _evaluate_with_special(node: ast.expr, env: dict, backend: TorchBackend) -> Any:
-    # Replace each E(...) sub-expression by a fresh name bound to its value, then evaluate normally.
-    env = dict(env)
-    counter = itertools.count()
-
-    class Sub(ast.NodeTransformer):
-        def visit_Call(self, n: ast.Call):
-            if isinstance(n.func, ast.Name) and n.func.id in functions.SPECIAL_FORMS:
-                name = f"special{next(counter)}"
-                env[name] = backend.special(n.func.id, n, env)
-                return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), n)
-            return self.generic_visit(n)
-
-    new = Sub().visit(ast.fix_missing_locations(ast.parse(ast.unparse(node), mode="eval")).body)
-    return dsl.evaluate(new, env, backend)
 
 
 @dataclass
@@ -177,17 +132,17 @@ class Compiled:
         backend = TorchBackend(ctx, randoms, keep_samples, self.conventions)
         env: dict[str, Any] = {**self.dims, **values}
         for name, node in self.where:
-            env[name] = evaluate_node(node, env, TorchBackend(ctx, randoms, conventions=self.conventions))
+            env[name] = dsl.evaluate(node, env, TorchBackend(ctx, randoms, conventions=self.conventions))
         out = []
         for rel in self.relations + self.assumes:
             for side in (rel.lhs, rel.rhs):
-                v = evaluate_node(side, env, backend)
+                v = dsl.evaluate(side, env, backend)
                 out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
         if self.quantity is not None:
-            v = evaluate_node(self.quantity, env, backend)
+            v = dsl.evaluate(self.quantity, env, backend)
             out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
         if self.baseline is not None:
-            v = evaluate_node(self.baseline, env, backend)
+            v = dsl.evaluate(self.baseline, env, backend)
             out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
         return tuple(out)
 
@@ -276,7 +231,7 @@ def sweep(check: Check) -> list[dict[str, Any]]:
 
 def compile_check(check: Check, dims: dict[str, Any], relation: str, conventions: dict[str, str] | None = None) -> Compiled:
     """Parse the check for one sweep assignment; raise CheckError with a precise message."""
-    fnames = functions.names()
+    fnames = vocabulary.names()
     givens: dict[str, Sampler] = {}
     randoms: dict[str, Sampler] = {}
     for name, spec in check.given.items():
@@ -324,6 +279,6 @@ def _assumes(check: Check) -> list[str]:
 
 def _parse(text: str, names: set[str], where: str, relations: bool) -> ast.expr:
     try:
-        return dsl.parse(text, names, functions.names(), allow_relations=relations)
+        return dsl.parse(text, names, vocabulary.names(), allow_relations=relations)
     except dsl.DSLError as exc:
         raise CheckError(f"{where}: {exc}") from None

@@ -8,24 +8,22 @@ import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 _REG = None
-_PRELOAD = ["pyverify.engine", "pyverify.symbolic", "pyverify.interval", "pyverify.necessity"]
+_PRELOAD = ["pyverify.engine.claim", "pyverify.provers.symbolic", "pyverify.provers.interval", "pyverify.engine.necessity"]
 
 
 def _init(registry) -> None:
     global _REG
-    import torch
-
-    torch.set_num_threads(1)
     if registry is not None:
         _REG = registry
 
 
 def _one(args):
-    from .engine import run_claim
+    from .claim import run_claim
+    from .runner import numeric_settings
 
     cid, budget, seed, device = args
-    claim = _REG.claims[cid]
-    return run_claim(claim, budget=budget, seed=seed, device=device, conventions=_REG.conventions(cid))
+    with numeric_settings():
+        return run_claim(_REG.claims[cid], _REG.conventions[cid], budget, seed, device)
 
 
 def _context():
@@ -61,8 +59,9 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
         futures = {pool.submit(_one, (c.id, budget, seed, device)): c.id for c in work}
         for fut in as_completed(futures):
             res = fut.result()
-            if bar:
-                bar.step(res.id)
+            if bar is not None:
+                bar.set_postfix_str(res.id)
+                bar.update()
             by_id[res.id] = res
     return [by_id[c.id] for c in claims]
 

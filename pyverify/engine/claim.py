@@ -1,0 +1,84 @@
+"""Check one claim: compile its check, dispatch on the kind of relation, compute the verdict.
+
+Verdict rules (README, "Verdicts"), for one claim:
+
+* no ``check`` or ``check.not_checkable`` -> ``not-checkable`` (with the reason);
+* a check that cannot be compiled or run -> ``error`` (the message says why; other claims still run);
+* assumptions that no instance satisfies -> ``vacuous``; a bound never better than its named baseline
+  -> ``vacuous``;
+* a violation found by the search, confirmed on the independent one-instance path -> ``refuted`` with a
+  witness (a failure of a later step — shrinking, certification — is recorded, never loses it);
+* otherwise ``holds`` with the worst relative error / tightness; upgraded to ``symbolic`` when a SymPy
+  proof was requested and succeeded.
+
+The kinds of relation (``relations/``): pointwise identities and bounds, measured orders, unnamed
+constants, Monte-Carlo expectations, existence.
+"""
+
+from __future__ import annotations
+
+import time
+
+import torch
+
+from ..checks import dsl
+from ..checks.compiled import CheckError, compile_check, sweep
+from ..registry import Claim, Verdict
+from .relations import expectation, order, pointwise
+from .result import BUDGETS, Budget, Result
+
+__all__ = ["run_claim", "Result", "Budget", "BUDGETS"]
+
+
+def run_claim(claim: Claim, conventions: dict[str, str], budget: str = "default", seed: int = 0,
+              device: str = "cpu") -> Result:
+    """Check one claim; never raises for a bad check (that is an ``error`` verdict).
+
+    ``conventions``: the conventions in force for the claim, as the registry resolved them at load
+    (``Registry.conventions[claim.id]``); they fill the convention keywords of the vocabulary."""
+    start = time.perf_counter()
+    res = Result(claim.id, Verdict.error, claim.expect)
+    try:
+        _run(claim, BUDGETS[budget], seed, torch.device(device), res, dict(conventions))
+    except (CheckError, dsl.DSLError) as exc:
+        res.verdict, res.message = Verdict.error, str(exc)
+    except Exception as exc:  # noqa: BLE001 - a crashing check must not stop the other claims
+        if res.verdict is Verdict.refuted and res.witness is not None:
+            # the refutation was confirmed before the failure: it stands, the failure is recorded
+            res.message += f"; a later step failed: {type(exc).__name__}: {exc}"
+        else:
+            res.verdict, res.message = Verdict.error, f"{type(exc).__name__}: {exc}"
+    res.elapsed_s = time.perf_counter() - start
+    return res
+
+
+def relation_kind(claim: Claim) -> str:
+    """The relation a check judges: its own ``relation``, with ``auto`` resolved (random -> expectation)."""
+    check = claim.check
+    if check.relation != "auto":
+        return "relation" if check.relation in ("identity", "bound") else check.relation
+    random = any(s.strip().startswith(("gaussian", "orf")) for s in check.given.values())
+    return "expectation" if random else "relation"
+
+
+def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Result, conv: dict[str, str]) -> None:
+    check = claim.check
+    if check is None:
+        res.verdict, res.message = Verdict.not_checkable, "no executable check recorded for this claim yet"
+        res.details["pending"] = True
+        return
+    if check.not_checkable:
+        res.verdict, res.message = Verdict.not_checkable, check.not_checkable
+        return
+    ctx = {"dtype": torch.float64, "device": device}
+    kind = relation_kind(claim)
+    if kind == "order":
+        return order.run(claim, budget, seed, ctx, res, conv)
+    # compile every sweep assignment first: errors surface before any search
+    compiled = [compile_check(check, dims, kind, conv) for dims in sweep(check)]
+    if kind == "expectation":
+        if len(compiled[0].relations) != 1:
+            raise CheckError(f"an expectation check takes exactly one relation (got {len(compiled[0].relations)}); "
+                             "split it into separate claims")
+        return expectation.run(claim, compiled, budget, seed, ctx, res)
+    pointwise.run(claim, compiled, kind, budget, seed, ctx, res)

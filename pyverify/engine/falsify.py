@@ -1,0 +1,143 @@
+"""Adversarial counterexample search, re-checking and shrinking.
+
+The search maximises a *violation score* (> 1 means the relation fails beyond tolerance; ``scoring.py``)
+over the samplers' unconstrained parameters: random and degenerate instances first, then restarts of
+gradient ascent (Adam, torch autograd) through the samplers' reparameterisations. A candidate is
+re-evaluated alone without vmap (an independent path), then shrunk: its parameters are rounded as
+coarsely as the violation survives, so the witness is small and readable.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from ..checks import dsl
+from ..checks.compiled import Compiled, Sides
+from .scoring import Scored, score_sides
+
+@dataclass
+class Candidate:
+    theta: dict
+    score: float
+
+
+@dataclass
+class SearchOutcome:
+    worst_measure: list[float]
+    worst_ratio: list[float | None]
+    best: Candidate | None  # the most violating instance found (score > 1), if any
+    instances: int
+    satisfiable: bool  # some instance satisfied all assumptions
+    nan_instance: Candidate | None = None
+
+
+def _take(theta: dict, i: int) -> dict:
+    return {n: {k: v[i: i + 1].detach().clone() for k, v in t.items()} for n, t in theta.items()}
+
+
+def _merge(out: SearchOutcome, theta: dict, sc: Scored) -> None:
+    valid = sc.assume_ok
+    finite = torch.isfinite(sc.score)
+    if bool(valid.any()):
+        out.satisfiable = True
+    bad = valid & ~finite
+    if bool(bad.any()) and out.nan_instance is None:
+        out.nan_instance = Candidate(_take(theta, int(bad.nonzero()[0])), math.nan)
+    ok = valid & finite
+    if not bool(ok.any()):
+        return
+    for j, m in enumerate(sc.measure):
+        mv = float(m[ok].max())
+        out.worst_measure[j] = max(out.worst_measure[j], mv)
+        if sc.ratio[j] is not None:
+            rv = float(sc.ratio[j][ok].max())
+            prev = out.worst_ratio[j]
+            out.worst_ratio[j] = rv if prev is None else max(prev, rv)
+    masked = torch.where(ok, sc.score, torch.full_like(sc.score, -math.inf))
+    i = int(masked.argmax())
+    s = float(masked[i])
+    if s > 1 and (out.best is None or s > out.best.score):
+        out.best = Candidate(_take(theta, i), s)
+
+
+ASCENT_LR = 0.3
+
+
+def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch.Generator, ctx: dict,
+           tol: float | None, stop_early: bool = False) -> SearchOutcome:
+    """Random + degenerate instances, then gradient ascent on the violation score.
+
+    ``stop_early``: return after the random phase when it already found a violation (the caller
+    confirms it, and searches again without stopping early if the confirmation fails)."""
+    dtype = ctx["dtype"]
+    n_rel = len(comp.relations)
+    out = SearchOutcome([-math.inf] * n_rel, [None] * n_rel, None, 0, False)
+    theta = comp.init_theta(instances, gen, ctx, degenerate=max(1, instances // 8))
+    with torch.no_grad():
+        sc = score_sides(comp.evaluate(theta, ctx), tol, dtype)
+    _merge(out, theta, sc)
+    out.instances += instances
+    if stop_early and out.best is not None:
+        return out
+    if restarts <= 0 or steps <= 0 or not comp.givens:
+        return out
+    if comp.unbatchable:
+        # each start is a separate evaluation here (no vmap), not a row of one batch: fewer starts
+        restarts = max(2, restarts // 4)
+    theta = comp.init_theta(restarts, gen, ctx, degenerate=max(1, restarts // 4))
+    params = [v.requires_grad_(True) for t in theta.values() for k, v in t.items() if v.is_floating_point() and k != "sign"]
+    if not params:
+        return out
+    # large first moves, then a fine approach: the step size decays from ASCENT_LR to a tenth of it
+    opt = torch.optim.Adam(params, lr=ASCENT_LR)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps, eta_min=ASCENT_LR / 10)
+    for _ in range(steps):
+        opt.zero_grad()
+        sides = comp.evaluate(theta, ctx)
+        sc = score_sides(sides, tol, dtype)
+        with torch.no_grad():
+            _merge(out, theta, sc)
+        # push every relation towards failure while staying inside the assumptions (penalty outside)
+        obj = sc.objective - 100 * torch.relu(sc.assume_slack)
+        obj = torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))
+        if not obj.requires_grad:
+            break
+        (-obj.sum()).backward()
+        for p in params:
+            if p.grad is not None:
+                p.grad.nan_to_num_(0.0, 0.0, 0.0)
+        opt.step()
+        sched.step()
+        out.instances += restarts
+    with torch.no_grad():
+        _merge(out, theta, score_sides(comp.evaluate(theta, ctx), tol, dtype))
+    return out
+
+
+def recheck(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> tuple[bool, Scored, Sides]:
+    """Re-evaluate one instance in float64 on the CPU, without vmap."""
+    cpu = {"dtype": torch.float64, "device": torch.device("cpu")}
+    th = {n: {k: v.detach().to(**cpu) for k, v in t.items()} for n, t in theta.items()}
+    with torch.no_grad():
+        sides = comp.evaluate_one(th, 0, cpu)
+        sc = score_sides(sides, tol, torch.float64)
+    ok = bool(sc.assume_ok[0]) and bool(torch.isfinite(sc.score[0])) and float(sc.score[0]) > 1
+    return ok, sc, sides
+
+
+def shrink(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> dict:
+    """Round the parameters as coarsely as the violation survives (0 decimals first)."""
+    for decimals in (0, 1, 2, 3, 4):
+        rounded = {n: {k: torch.round(v.detach(), decimals=decimals) for k, v in t.items()} for n, t in theta.items()}
+        if any(not bool(torch.isfinite(v).all()) for t in rounded.values() for v in t.values()):
+            continue
+        try:
+            ok, _, _ = recheck(comp, rounded, ctx, tol)
+        except (RuntimeError, dsl.DSLError, ValueError):
+            ok = False
+        if ok:
+            return rounded
+    return theta

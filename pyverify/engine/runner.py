@@ -1,0 +1,87 @@
+"""The runner: select claims, check them serially or in worker processes, with progress.
+
+The one entry point for every caller — the command line, the pytest plugin, the report and the
+meta-tests — so that they all check a claim the same way: with the conventions the registry resolved
+at load, inside the numeric settings the engine needs (float64 work, TF32 off, one intra-op thread),
+which are set for the run and restored afterwards (importing pyverify changes no global torch state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import torch
+
+from ..registry import Registry
+from .claim import run_claim
+from .result import Result
+
+
+class UnknownClaims(ValueError):
+    """Claim ids that the registry does not have."""
+
+    def __init__(self, ids: list[str]):
+        self.ids = ids
+        super().__init__(f"unknown claim id(s): {', '.join(ids)}")
+
+
+@contextmanager
+def numeric_settings(threads: int | None = 1) -> Iterator[None]:
+    """TF32 off (checks are float64, and a TF32 matmul would hide or fake violations) and one intra-op
+    thread (many small matrices: threads only contend); both restored on exit."""
+    saved = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, torch.get_num_threads())
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    if threads is not None:
+        torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved[0], saved[1]
+        if threads is not None:
+            torch.set_num_threads(saved[2])
+
+
+def check_claim(registry: Registry, claim_id: str, budget: str = "default", seed: int = 0, device: str = "cpu") -> Result:
+    """Check one claim of the registry (its resolved conventions included)."""
+    if claim_id not in registry.claims:
+        raise UnknownClaims([claim_id])
+    with numeric_settings():
+        return run_claim(registry.claims[claim_id], registry.conventions[claim_id], budget, seed, device)
+
+
+def check_claims(registry: Registry, ids: Sequence[str] = (), budget: str = "default", seed: int = 0,
+                 device: str = "cpu", jobs: int = 1, progress: bool = False) -> list[Result]:
+    """Check the selected claims (all when ``ids`` is empty); results in registry order.
+
+    ``jobs`` > 1 spreads claims over worker processes; every claim has its own seed, so verdicts and
+    witnesses do not depend on the number of jobs."""
+    unknown = [i for i in ids if i not in registry.claims]
+    if unknown:
+        raise UnknownClaims(unknown)
+    selected = [registry.claims[i] for i in ids] if ids else list(registry.claims.values())
+    bar = _progress_bar(len(selected)) if progress else None
+    try:
+        if jobs > 1 and len(selected) > 1 and device == "cpu":
+            from .parallel import run_parallel
+
+            return run_parallel(registry, selected, budget, seed, device, jobs, bar)
+        results = []
+        with numeric_settings():
+            for claim in selected:
+                if bar is not None:
+                    bar.set_postfix_str(claim.id)
+                results.append(run_claim(claim, registry.conventions[claim.id], budget, seed, device))
+                if bar is not None:
+                    bar.update()
+        return results
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _progress_bar(total: int):
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="claim", leave=False, dynamic_ncols=True)

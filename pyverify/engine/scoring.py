@@ -1,0 +1,113 @@
+"""Tolerances and violation scores: how far one relation is from failing, per instance.
+
+A *violation score* > 1 means the relation fails beyond tolerance; the *objective* is a smooth measure of
+closeness to failure (the falsifier climbs it); *measure* is the relative error of an identity or the
+slack of a bound; *ratio* is a bound's tightness lhs/rhs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from ..checks.compiled import Sides
+
+TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + input scale)
+
+
+def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
+    """(B,) tolerance scaling with dtype, the size of the compared objects and the inputs' magnitude."""
+    eps = torch.finfo(dtype).eps
+    scales = []
+    for v in sides.values.values():
+        parts = v.values() if isinstance(v, dict) else [v]
+        for p in parts:
+            if p[0].numel():  # an empty part (e.g. no frequencies when m = 0) has no scale
+                scales.append(p.detach().abs().reshape(p.shape[0], -1).amax(1))
+    b = sides.flat[0].shape[0] if sides.flat else 1
+    device = sides.flat[0].device if sides.flat else None
+    scale = torch.stack(scales).amax(0) if scales else torch.zeros(b, dtype=dtype, device=device)
+    size = max((x[0].numel() for x in sides.flat), default=1)
+    return TOL_FACTOR * eps * math.sqrt(size) * (1 + scale)
+
+
+def _flat(x: torch.Tensor, b: int) -> torch.Tensor:
+    return x.reshape(b, -1) if x.dim() > 0 else x.reshape(1, 1).expand(b, 1)
+
+
+@dataclass
+class Scored:
+    score: torch.Tensor  # (B,) max violation score over relations; > 1 violates
+    objective: torch.Tensor  # (B,) smooth closeness to failure (gradient ascent target)
+    assume_slack: torch.Tensor  # (B,) > 0 where an assumption fails (normalised), for the search penalty
+    measure: list[torch.Tensor]  # per relation (B,): relative error (==) or lhs - rhs slack (<=)
+    ratio: list[torch.Tensor | None]  # per bound relation: max lhs / rhs (tightness)
+    assume_ok: torch.Tensor  # (B,) bool
+    assume_score: torch.Tensor  # (B,) max assume violation (<= 1 satisfied)
+    tol: torch.Tensor
+
+
+def _broadcast_instances(lhs: torch.Tensor, rhs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-instance broadcasting: dim 0 is the instance, so a per-instance scalar (B,) against a vector
+    (B, n) gets trailing singleton dims, never a leading one."""
+    if lhs.dim() < rhs.dim():
+        lhs = lhs.reshape(*lhs.shape, *([1] * (rhs.dim() - lhs.dim())))
+    elif rhs.dim() < lhs.dim():
+        rhs = rhs.reshape(*rhs.shape, *([1] * (lhs.dim() - rhs.dim())))
+    return torch.broadcast_tensors(lhs, rhs)
+
+
+def relation_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor):
+    """Violation score (B,), measure (B,), tightness ratio (B,) or None."""
+    return relation_terms(op, lhs, rhs, tol)[:3]
+
+
+def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor):
+    """Violation score (B,), measure (B,), tightness ratio (B,) or None, and the objective (B,): a smooth
+    measure of how close the relation is to failing, for gradient ascent, with a gradient where the
+    relation holds comfortably (the violation score, clamped, would not). Identities: log relative
+    error; bounds: slack / (1 + |lhs| + |rhs|), in (-1, 1)."""
+    b = tol.shape[0]
+    lhs, rhs = _broadcast_instances(lhs, rhs)
+    l, r = _flat(lhs, b), _flat(rhs, b)
+    if op in ("==", "!="):
+        diff = torch.linalg.vector_norm(l - r, dim=1)
+        denom = torch.maximum(torch.linalg.vector_norm(l, dim=1), torch.linalg.vector_norm(r, dim=1)).clamp_min(1.0)
+        err = diff / denom
+        logerr = torch.log(err + 1e-30)
+        if op == "==":
+            return err / tol, err, None, logerr
+        return tol / err.clamp_min(1e-300), err, None, -logerr
+    if op in (">=", ">"):
+        l, r = r, l
+    slack = l - r
+    scale = 1 + l.abs() + r.abs()
+    score = (slack / (tol.unsqueeze(1) * scale)).amax(1)
+    ratio = torch.where(r > 0, l / r.clamp_min(1e-300), torch.full_like(l, -math.inf)).amax(1)
+    return score, slack.amax(1), ratio, (slack / scale).amax(1)
+
+
+def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
+    b = sides.flat[0].shape[0]
+    t = torch.full((b,), tol, dtype=dtype, device=sides.flat[0].device) if tol is not None else default_tol(sides, dtype)
+    scores, measures, ratios, objs = [], [], [], []
+    for rel, lhs, rhs in sides.relation_sides():
+        s, m, q, o = relation_terms(rel.op, lhs, rhs, t)
+        scores.append(s)
+        measures.append(m)
+        ratios.append(q)
+        objs.append(o)
+    ascores, aslack = [], []
+    for rel, lhs, rhs in sides.assume_sides():
+        s, _, _, o = relation_terms(rel.op, lhs, rhs, t)
+        ascores.append(s)
+        if rel.op not in ("==", "!="):
+            aslack.append(o)
+    zero = torch.zeros(b, dtype=dtype, device=t.device)
+    a = torch.stack(ascores).amax(0) if ascores else zero
+    score = torch.stack(scores).amax(0) if scores else zero
+    objective = torch.stack(objs).sum(0) if objs else zero
+    assume_slack = torch.stack(aslack).amax(0) if aslack else zero
+    return Scored(score, objective, assume_slack, measures, ratios, a <= 1, a, t)

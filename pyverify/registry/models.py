@@ -1,0 +1,250 @@
+"""The registry's data model: documents, claims, checks, findings and the verdict vocabulary.
+
+The registry is data only (no torch here). A ``Registry`` is what ``loader.load_registry`` returns:
+validated claims in file order, where each stands, and the conventions in force for each claim,
+resolved once at load time (document defaults, then the claim's, then its check's).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
+DEFAULT_REGISTRY = PROJECT_ROOT / "claims"
+
+ID_PATTERN = r"^[A-Za-z][A-Za-z0-9']*(\.[A-Za-z0-9'][A-Za-z0-9'_\-]*)*$"
+_ID_RE = re.compile(ID_PATTERN)
+
+
+class Kind(str, Enum):
+    definition = "definition"
+    notation = "notation"
+    hypothesis = "hypothesis"
+    identity = "identity"
+    bound = "bound"
+    asymptotic = "asymptotic"
+    existence = "existence"
+    theorem = "theorem"
+    algorithm = "algorithm"
+    empirical = "empirical"
+    conjecture = "conjecture"
+    remark = "remark"
+
+
+class Verdict(str, Enum):
+    """The verdict vocabulary, defined once: the engine computes these, the registry's ``expect`` names one."""
+
+    proved = "proved"  # Lean, only after `lake build` in the same run
+    symbolic = "symbolic"  # SymPy reduced the identity to zero
+    holds = "holds"  # no violation in the random and adversarial search
+    refuted = "refuted"  # a re-checked counterexample
+    vacuous = "vacuous"  # unsatisfiable hypotheses, or no better than the trivial baseline
+    not_checkable = "not-checkable"  # with the reason
+    error = "error"  # the check could not run
+
+    def __str__(self) -> str:  # f-strings and JSON show the registry spelling
+        return self.value
+
+
+# Convention keys and the values each may take; the same field drives the Python checks and Lean.
+CONVENTIONS: dict[str, tuple[str, ...]] = {
+    "pairing": ("adjacent", "half"),
+    "displacement": ("rj-ri", "ri-rj"),
+    "rotor": ("exp(u)", "exp(u/2)"),
+    "norm": ("operator-2", "frobenius", "euclidean", "l1", "linf"),
+    "bracket": ("AB-BA", "(AB-BA)/2"),
+    "feature_sign": ("plus", "minus"),
+    "logit_scale": ("1/sqrt(2m)", "1/sqrt(d)"),
+}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_conventions(value: dict[str, str]) -> dict[str, str]:
+    for key, val in value.items():
+        if key not in CONVENTIONS:
+            raise ValueError(f"unknown convention {key!r}; known: {', '.join(CONVENTIONS)}")
+        if val not in CONVENTIONS[key]:
+            raise ValueError(f"convention {key}={val!r} not one of {', '.join(CONVENTIONS[key])}")
+    return value
+
+
+class Document(_Strict):
+    key: str = Field(pattern=r"^[a-z0-9][a-z0-9\-]*$")
+    title: str
+    files: list[str] = Field(min_length=1)
+    notes: str | None = None
+    ambient_symbols: list[str] = Field(default_factory=list)
+    conventions: dict[str, str] = Field(default_factory=dict)
+
+    _v_conv = field_validator("conventions")(_check_conventions)
+
+
+FindingType = Literal["forward-dep", "unknown-dep", "cycle", "truncated-deps", "symbol-without-dep", "suspected-error"]
+
+
+class Finding(_Strict):
+    type: FindingType
+    target: str | None = None
+    symbol: str | None = None
+    note: str = Field(min_length=1)
+
+
+class Check(BaseModel):
+    """The executable part of a claim; its expressions are parsed and judged by the engine.
+
+    The registry only checks the shape here; a malformed expression is an ``error`` verdict of that
+    one claim (the engine's job), so the rest of the registry still runs.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    given: dict[str, str] = Field(default_factory=dict)
+    where: dict[str, str] = Field(default_factory=dict)
+    assume: str | list[str] | None = None
+    assert_: str | None = Field(default=None, alias="assert")
+    relation: Literal["auto", "identity", "bound", "order", "constant", "expectation", "exists"] = "auto"
+    tol: float | None = None
+    order: dict[str, Any] | None = None
+    baseline: str | None = None
+    samples: int | None = None
+    symbolic: dict[str, Any] | None = None
+    not_checkable: str | None = None
+    dims: dict[str, Any] | None = None
+    conventions: dict[str, str] = Field(default_factory=dict)
+
+    _v_conv = field_validator("conventions")(_check_conventions)
+
+
+class Claim(_Strict):
+    id: str = Field(pattern=ID_PATTERN)
+    title: str
+    document: str
+    locator: str
+    kind: Kind
+    statement: str = Field(min_length=1)
+    reading: str | None = None
+    deps: list[str] = Field(default_factory=list)
+    deps_truncated: bool = False
+    restates: list[str] = Field(default_factory=list)
+    corrects: str | None = None
+    sharpens: str | None = None
+    defines: list[str] = Field(default_factory=list)
+    uses: list[str] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
+    conventions: dict[str, str] = Field(default_factory=dict)
+    check: Check | None = None
+    expect: Verdict | None = None
+    lean: str | None = None
+    notes: str | None = None
+
+    _v_conv = field_validator("conventions")(_check_conventions)
+
+    @field_validator("deps", "restates")
+    @classmethod
+    def _ids(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if not isinstance(item, str) or not _ID_RE.match(item):
+                raise ValueError(f"{item!r} is not a claim id")
+        return value
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the registry, located to a file and line."""
+
+    location: Location
+    message: str
+    claim_id: str | None = None
+    code: str = "invalid"
+
+    def __str__(self) -> str:
+        who = f" [{self.claim_id}]" if self.claim_id else ""
+        code = f" {self.code}:" if self.code not in ("invalid", "yaml", "io") else ""
+        return f"{self.location}:{who}{code} {self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.location.file,
+            "line": self.location.line,
+            "id": self.claim_id,
+            "code": self.code,
+            "message": self.message,
+        }
+
+
+class RegistryError(Exception):
+    """The registry could not be used; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass
+class Registry:
+    documents: dict[str, Document]
+    claims: dict[str, Claim]  # in file order
+    locations: dict[str, Location]
+    key_lines: dict[str, dict[str, int]] = field(default_factory=dict)
+    root: Path | None = None
+    source: Path | None = None  # what was loaded (file or folder), to load it again elsewhere
+    # the conventions in force for each claim, resolved once at load: document defaults, then the
+    # claim's, then its check's (so no caller can drop a document's defaults)
+    conventions: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for cid, claim in self.claims.items():
+            if cid in self.conventions:
+                continue
+            doc = self.documents.get(claim.document)
+            merged = dict(doc.conventions) if doc is not None else {}
+            merged.update(claim.conventions)
+            if claim.check is not None:
+                merged.update(claim.check.conventions)
+            self.conventions[cid] = merged
+
+    def by_document(self) -> dict[str, list[Claim]]:
+        out: dict[str, list[Claim]] = {key: [] for key in self.documents}
+        for claim in self.claims.values():
+            out[claim.document].append(claim)
+        return out
+
+    def line_of(self, claim_id: str, key: str | None = None) -> Location:
+        loc = self.locations[claim_id]
+        if key is not None and key in self.key_lines.get(claim_id, {}):
+            return Location(loc.file, self.key_lines[claim_id][key])
+        return loc
+
+
+def claim_file_schema() -> dict[str, Any]:
+    """JSON Schema of one registry file (for editors)."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "pyverify registry file",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "documents": {"type": "array", "items": Document.model_json_schema()},
+            "claims": {"type": "array", "items": Claim.model_json_schema(by_alias=True)},
+        },
+    }
+    return json.loads(json.dumps(schema))
