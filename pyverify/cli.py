@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .registry import RegistryError, claim_file_schema, load_registry
+from .registry import RegistryError, Verdict, claim_file_schema, load_registry
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -111,7 +111,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
     results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress)
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
-               "claims": [r.as_dict() for r in results]}
+               "claims": [_with_severity(r.as_dict(), reg.claims[r.id]) for r in results]}
     if args.out:
         Path(args.out).write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.format == "json":
@@ -120,7 +120,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         for r in results:
             flag = "" if r.matches else f"   <-- expected {r.expect}"
-            print(f"{r.id:<24} {r.verdict:<14} {r.message}{flag}")
+            sev = reg.claims[r.id].severity if r.verdict is Verdict.refuted else None
+            grade = f" [{sev.level}: {sev.reason}]" if sev else (" [severity unassessed]" if r.verdict is Verdict.refuted else "")
+            print(f"{r.id:<24} {r.verdict:<14} {r.message}{grade}{flag}")
         counts: dict[str, int] = {}
         for r in results:
             counts[r.verdict] = counts.get(r.verdict, 0) + 1
@@ -129,6 +131,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
               + f"; {mism} differ from expect; {unrev} unreviewed")
     return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
+
+
+def _with_severity(row: dict, claim) -> dict:
+    """A refuted claim's JSON carries the registry's severity of the error (null: not assessed)."""
+    if row["verdict"] == Verdict.refuted.value:
+        row["severity"] = claim.severity.model_dump() if claim.severity else None
+    return row
 
 
 def cmd_lean(args: argparse.Namespace) -> int:

@@ -99,6 +99,15 @@ class Finding(_Strict):
     note: str = Field(min_length=1)
 
 
+class Severity(_Strict):
+    """How much a refutation matters: ``substantive`` (the mathematics is wrong), ``minor`` (a slip whose
+    intended content holds, e.g. a hypothesis stated a line later), ``typo`` (an index, a sign of notation
+    or a transposition whose intended reading is evident)."""
+
+    level: Literal["substantive", "minor", "typo"]
+    reason: str = Field(min_length=1)
+
+
 class Check(BaseModel):
     """The executable part of a claim; its expressions are parsed and judged by the engine.
 
@@ -143,6 +152,7 @@ class Claim(_Strict):
     findings: list[Finding] = Field(default_factory=list)
     conventions: dict[str, str] = Field(default_factory=dict)
     check: Check | None = None
+    severity: Severity | None = None  # of a refuted claim: how much the error matters
     expect: Verdict | None = None
     lean: str | None = None
     notes: str | None = None
