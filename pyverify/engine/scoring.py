@@ -111,3 +111,9 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     objective = torch.stack(objs).sum(0) if objs else zero
     assume_slack = torch.stack(aslack).amax(0) if aslack else zero
     return Scored(score, objective, assume_slack, measures, ratios, a <= 1, a, t)
+
+
+def violated_relations(sides: Sides, sc: Scored) -> list[int]:
+    """Indices of the relations violated beyond tolerance at instance 0 (of a one-instance re-check)."""
+    return [j for j, (rel, lhs, rhs) in enumerate(sides.relation_sides())
+            if float(relation_terms(rel.op, lhs, rhs, sc.tol)[0][0]) > 1]

@@ -9,6 +9,7 @@ rounding artefact of the float64 evaluation. Functions without a ball implementa
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import torch
@@ -311,57 +312,83 @@ for _name, _fn in _BALL_MEANINGS.items():
     ball_meaning(_name)(_fn)
 
 
-def certify(comp, sides, tol: float) -> dict[str, Any]:
-    """Ball re-evaluation of the witness against the tolerance the float64 check used; status
-    'certified', 'not certified' or 'unsupported: ...'."""
+def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict[str, Any]:
+    """Ball re-evaluation of the witness against the tolerance the float64 check used.
+
+    ``relations``: the indices of the relations the float64 check found violated (default: all). Each is
+    judged on its own, evaluating only the ``where`` bindings it needs, so a function without a ball
+    meaning elsewhere in the check does not block it. Status: 'certified' (some judged relation is
+    violated beyond tolerance in exact arithmetic), 'not certified' (every judged relation could be
+    evaluated and none is: the float64 violation was rounding), or 'unsupported: ...'."""
     if flint is None:
         return {"status": "unsupported: python-flint is not installed"}
-
     if comp.randoms:  # a Monte-Carlo statement has no pointwise certificate
         return {"status": "unsupported: random hypotheses"}
-    env: dict[str, Any] = dict(comp.dims)
+    judged = list(range(len(comp.relations))) if relations is None else list(relations)
     old_prec = flint.ctx.prec
     flint.ctx.prec = 200
     try:
+        env: dict[str, Any] = dict(comp.dims)
         for name, v in sides.values.items():
-            if isinstance(v, dict):
-                env[name] = {k: Ball.from_tensor(x[0]) for k, x in v.items()}
-            else:
-                env[name] = Ball.from_tensor(v[0])
-        backend = BallBackend()
-        for name, node in comp.where:
-            env[name] = dsl.evaluate(node, env, backend)
-        margins = []
-        for rel in comp.relations:
-            lhs = _lift(dsl.evaluate(rel.lhs, env, backend))
-            rhs = _lift(dsl.evaluate(rel.rhs, env, backend))
-            if rel.op == "==":
-                diff = _fro(_elementwise(lhs, rhs, lambda x, y: x - y))
-                denom = max(1.0, float(_fro(lhs).mid()), float(_fro(rhs).mid()))
-                margin = diff / denom - tol
-            elif rel.op in ("<=", "<", ">=", ">"):
-                a, b = (lhs, rhs) if rel.op in ("<=", "<") else (rhs, lhs)
-                slack = _elementwise(a, b, lambda x, y: x - y * 1)
-                scale = _elementwise(a, b, lambda x, y: 1 + abs(x) + abs(y))
-                worst = None
-                for s_, c_ in zip(slack.entries(), scale.entries()):
-                    m = s_ - tol * c_
-                    worst = m if worst is None or float(m.mid()) > float(worst.mid()) else worst
-                margin = worst
-            else:
-                raise Unsupported(f"relation {rel.op}")
-            margins.append(margin)
-        best = max(margins, key=lambda m: float(m.mid()))
-        certified = best > 0
+            env[name] = {k: Ball.from_tensor(x[0]) for k, x in v.items()} if isinstance(v, dict) else Ball.from_tensor(v[0])
+    except (Unsupported, ValueError, ArithmeticError) as exc:
+        flint.ctx.prec = old_prec
+        return {"status": f"unsupported: {exc}"}
+    where = dict(comp.where)
+    backend = BallBackend()
+    margins, reasons = [], []
+    try:
+        for j in judged:
+            rel = comp.relations[j]
+            try:
+                for name in _needed(rel, where):
+                    if name not in env:
+                        env[name] = dsl.evaluate(where[name], env, backend)
+                margins.append(_margin(rel, _lift(dsl.evaluate(rel.lhs, env, backend)),
+                                       _lift(dsl.evaluate(rel.rhs, env, backend)), tol))
+            except Unsupported as exc:
+                reasons.append(str(exc))
+            except (ValueError, ZeroDivisionError, ArithmeticError) as exc:
+                reasons.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        flint.ctx.prec = old_prec
+    certified = [m for m in margins if m > 0]
+    if certified or (margins and not reasons):
+        best = max(certified or margins, key=lambda m: float(m.mid()))
         return {"status": "certified" if certified else "not certified",
                 "margin_lower": float(best.lower()) if hasattr(best, "lower") else float(best.mid() - best.rad()),
                 "precision_bits": 200}
-    except Unsupported as exc:
-        return {"status": f"unsupported: {exc}"}
-    except (ValueError, ZeroDivisionError, ArithmeticError) as exc:
-        return {"status": f"unsupported: {type(exc).__name__}: {exc}"}
-    finally:
-        flint.ctx.prec = old_prec
+    return {"status": f"unsupported: {reasons[0] if reasons else 'no relation to judge'}"}
+
+
+def _needed(rel, where: dict) -> list[str]:
+    """The ``where`` names a relation reads, directly or through other bindings, in definition order."""
+    pending = {n.id for side in (rel.lhs, rel.rhs) for n in ast.walk(side) if isinstance(n, ast.Name)}
+    needed: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in where and name not in needed:
+            needed.add(name)
+            pending |= {n.id for n in ast.walk(where[name]) if isinstance(n, ast.Name)}
+    return [n for n in where if n in needed]
+
+
+def _margin(rel, lhs: Ball, rhs: Ball, tol: float):
+    """Exact violation margin of one relation (> 0: violated beyond tolerance), as the float64 score sees it."""
+    if rel.op == "==":
+        diff = _fro(_elementwise(lhs, rhs, lambda x, y: x - y))
+        denom = max(1.0, float(_fro(lhs).mid()), float(_fro(rhs).mid()))
+        return diff / denom - tol
+    if rel.op in ("<=", "<", ">=", ">"):
+        a, b = (lhs, rhs) if rel.op in ("<=", "<") else (rhs, lhs)
+        slack = _elementwise(a, b, lambda x, y: x - y * 1)
+        scale = _elementwise(a, b, lambda x, y: 1 + abs(x) + abs(y))
+        worst = None
+        for s_, c_ in zip(slack.entries(), scale.entries()):
+            m = s_ - tol * c_
+            worst = m if worst is None or float(m.mid()) > float(worst.mid()) else worst
+        return worst
+    raise Unsupported(f"relation {rel.op}")
 
 
 __all__ = ["certify", "BallBackend", "Ball"]

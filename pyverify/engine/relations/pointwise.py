@@ -14,7 +14,8 @@ from ...checks.compiled import Compiled
 from ...registry import Claim, Verdict
 from ..falsify import Candidate, recheck, search, shrink
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
-from ..scoring import relation_score
+from ..rounding import rounding_verdict
+from ..scoring import relation_score, violated_relations
 from . import constant, exists
 
 
@@ -117,6 +118,10 @@ def _confirm(comp: Compiled, cand: Candidate, ctx: dict, tol: float | None, seed
     if not ok:
         res.details["unconfirmed_candidates"] = res.details.get("unconfirmed_candidates", 0) + 1
         return False
+    artefact, why, _ = rounding_verdict(comp, cand.theta, sides, sc, tol, seed)
+    if artefact:
+        res.details.setdefault("rounding_candidates", []).append(why)
+        return False
     params = cand.theta
     failures = []
     res.verdict = Verdict.refuted
@@ -125,14 +130,14 @@ def _confirm(comp: Compiled, cand: Candidate, ctx: dict, tol: float | None, seed
     try:
         small = shrink(comp, cand.theta, ctx, tol)
         ok2, sc2, sides2 = recheck(comp, small, ctx, tol)
-        if ok2:
+        if ok2 and not rounding_verdict(comp, small, sides2, sc2, tol, seed)[0]:
             params, sc, sides = small, sc2, sides2
     except Exception as exc:  # noqa: BLE001 - the unshrunk witness stands
         failures.append(f"shrinking failed ({type(exc).__name__}: {exc}); the witness is unshrunk")
     try:
         from ...provers.interval import certify
 
-        cert = certify(comp, sides, float(sc.tol[0]))
+        cert = certify(comp, sides, float(sc.tol[0]), violated_relations(sides, sc))
     except Exception as exc:  # noqa: BLE001 - the float64 re-check stands
         cert = {"status": f"unsupported: certification failed ({type(exc).__name__}: {exc})"}
     res.worst = float(max(m[0] for m in sc.measure))
