@@ -108,6 +108,15 @@ class Severity(_Strict):
     reason: str = Field(min_length=1)
 
 
+class ConstantSpec(_Strict):
+    """How the unnamed constant of a ``relation: constant`` check is quantified, as printed."""
+
+    quantified: Literal["before-data", "per-parameter", "after-data"] = "before-data"
+    depends_on: list[str] = Field(default_factory=list)  # per-parameter: sweep variables C may depend on
+    chosen: list[str] = Field(default_factory=list)  # sweep variables that are existential constants (∃ C1)
+    note: str | None = None  # why this reading of the quantifiers
+
+
 class Check(BaseModel):
     """The executable part of a claim; its expressions are parsed and judged by the engine.
 
@@ -128,6 +137,7 @@ class Check(BaseModel):
     samples: int | None = None
     symbolic: dict[str, Any] | None = None
     not_checkable: str | None = None
+    constant: ConstantSpec | None = None
     dims: dict[str, Any] | None = None
     conventions: dict[str, str] = Field(default_factory=dict)
 

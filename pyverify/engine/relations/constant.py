@@ -10,32 +10,44 @@ from ..result import Result
 from .order import loglog_slope
 
 
-def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: list[str]) -> None:
-    """Unnamed constants (one per relation): report sup lhs/rhs; refute when one grows without bound
-    along the sweep."""
-    consts, verdicts = [], []
+def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: list[str], spec=None) -> None:
+    """Unnamed constants (one per relation): report sup lhs/rhs; refute when one grows without bound.
+
+    ``spec`` (registry ``check.constant``) says how the constant is quantified as printed:
+    ``before-data`` (one constant for all data: it may not grow along any sweep variable),
+    ``per-parameter`` (one constant per value of the ``depends_on`` sweep variables: growth across them is
+    allowed, growth along the others is not), ``after-data`` (chosen after the data it bounds: a
+    tautology, so the statement is vacuous). ``chosen`` names sweep variables that are existential
+    constants of the statement (∃ C1 ...): the claim holds if one of their values works."""
+    quantified = getattr(spec, "quantified", "before-data")
+    if quantified == "after-data":
+        res.verdict = Verdict.vacuous
+        res.message = ("the constant is chosen after the data it bounds: for every instance some constant works, "
+                       "so the statement says nothing")
+        return
+    depends = list(getattr(spec, "depends_on", []) or []) if quantified == "per-parameter" else []
+    chosen = list(getattr(spec, "chosen", []) or [])
+    consts, failures = [], []
     for j, series in enumerate(ratios):
         finite = [(d, r) for d, r in series if math.isfinite(r) and r > 0]
         if not finite:
             continue
-        const = max(r for _, r in finite)
-        consts.append(const)
-        entry = {"relation": texts[j], "constant": const, "by_size": [{"dims": d, "ratio": r} for d, r in finite]}
-        if len(finite) >= 3:
-            xs = [math.log(abs(float(next(iter(d.values())))) or 1e-300) for d, _ in finite]
-            ys = [math.log(r) for _, r in finite]
-            growth = loglog_slope(xs, ys)
-            entry["growth_slope"] = growth
-            if growth > 0.3 and finite[-1][1] > 2 * finite[0][1]:
-                verdicts.append((j, growth, finite))
+        entry = {"relation": texts[j], "constant": max(r for _, r in finite),
+                 "by_size": [{"dims": d, "ratio": r} for d, r in finite]}
+        failing = _growth_in_every_choice(finite, depends, chosen, entry)
+        if failing is not None:
+            failures.append((j, *failing))
+        elif "chosen" in entry:  # the constant the statement's existential choice needs
+            entry["constant"] = max(r for d, r in finite if all(d.get(k) == v for k, v in entry["chosen"].items()))
+        consts.append(entry["constant"])
         res.details.setdefault("constants", []).append(entry)
     if not consts:
         res.verdict, res.message = Verdict.holds, "lhs never positive where rhs > 0"
         return
     res.worst = max(consts)
     res.details["constant"] = res.worst
-    if verdicts:
-        j, slope, finite = verdicts[0]
+    if failures:
+        j, slope, finite = failures[0]
         res.verdict = Verdict.refuted
         res.message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}): "
                        f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
@@ -43,5 +55,54 @@ def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: l
         return
     res.verdict = Verdict.holds
     res.message = "smallest constant(s) the search could not beat: " + ", ".join(f"{c:.4g}" for c in consts) + " (bounded along the sweep)"
+    if chosen or depends:
+        picked = [e["chosen"] for e in res.details["constants"] if "chosen" in e]
+        res.message += f" (quantified as printed: {_describe(depends, chosen)}" + (f"; works with {picked[0]}" if picked else "") + ")"
 
 
+def _describe(depends: list[str], chosen: list[str]) -> str:
+    parts = [f"one constant per value of {', '.join(depends)}"] if depends else []
+    parts += [f"exists {', '.join(chosen)}"] if chosen else []
+    return "; ".join(parts)
+
+
+def _growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str], chosen: list[str],
+                            entry: dict) -> tuple[float, list] | None:
+    """The growth that refutes the constant, or None. With ``chosen`` constants the claim survives if
+    some value of them leaves every ``depends`` group bounded; the refuting growth reported is the
+    first one of the best choice."""
+    by_choice: dict[tuple, list] = {}
+    for d, r in finite:
+        by_choice.setdefault(tuple(d.get(k) for k in chosen), []).append((d, r))
+    first_failure = None
+    for choice, rows in by_choice.items():
+        groups: dict[tuple, list] = {}
+        for d, r in rows:
+            groups.setdefault(tuple(d.get(k) for k in depends), []).append((d, r))
+        failure = None
+        for group in groups.values():
+            failure = _grows(group, set(depends) | set(chosen), entry)
+            if failure is not None:
+                break
+        if failure is None:
+            if chosen:
+                entry["chosen"] = dict(zip(chosen, choice))
+            return None
+        first_failure = first_failure or failure
+    return first_failure
+
+
+def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict) -> tuple[float, list] | None:
+    """Log-log growth of the smallest admissible constant along the first sweep variable not held fixed."""
+    if len(series) < 3:
+        return None
+    key = next((k for k in series[0][0] if k not in fixed), None)
+    if key is None:
+        return None
+    xs = [math.log(abs(float(d[key])) or 1e-300) for d, _ in series]
+    ys = [math.log(r) for _, r in series]
+    growth = loglog_slope(xs, ys)
+    entry.setdefault("growth_slope", growth)
+    if growth > 0.3 and series[-1][1] > 2 * series[0][1]:
+        return growth, series
+    return None

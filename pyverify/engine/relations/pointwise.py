@@ -74,7 +74,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         res.message = "no instance satisfies the assumptions jointly: " + "; ".join(r.text for r in compiled[0].assumes)
         return
     if kind == "constant":
-        return constant.judge_constant(res, ratios_by_size, [r.text for r in compiled[0].relations])
+        return constant.judge_constant(res, ratios_by_size, [r.text for r in compiled[0].relations], check.constant)
     if compiled[0].baseline is not None:
         if _no_better_than_baseline(compiled, budget, seed, claim.id, ctx):
             res.verdict = Verdict.vacuous
