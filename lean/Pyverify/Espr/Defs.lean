@@ -63,14 +63,65 @@ def singularValues {n : ℕ} (M : Matrix (Fin n) (Fin n) ℂ) : Set ℝ :=
 def vnorm {m : ℕ} (x : Fin m → ℝ) : ℝ :=
   Real.sqrt (∑ u, x u ^ 2)
 
+/-- Triangle inequality for the Euclidean norm (part of **T0.9**), from the Cauchy–Schwarz
+inequality for finite sums. -/
+theorem vnorm_add_le {m : ℕ} (x y : Fin m → ℝ) : vnorm (x + y) ≤ vnorm x + vnorm y := by
+  unfold vnorm
+  have ha : 0 ≤ ∑ u, x u ^ 2 := Finset.sum_nonneg fun u _ => sq_nonneg (x u)
+  have hb : 0 ≤ ∑ u, y u ^ 2 := Finset.sum_nonneg fun u _ => sq_nonneg (y u)
+  have hcs := Finset.sum_mul_sq_le_sq_mul_sq Finset.univ x y
+  have hexp : ∑ u, (x + y) u ^ 2 = ∑ u, x u ^ 2 + 2 * ∑ u, x u * y u + ∑ u, y u ^ 2 := by
+    rw [Finset.mul_sum, ← Finset.sum_add_distrib, ← Finset.sum_add_distrib]
+    refine Finset.sum_congr rfl fun u _ => ?_
+    rw [Pi.add_apply]
+    ring
+  have hsa := Real.sq_sqrt ha
+  have hsb := Real.sq_sqrt hb
+  have hsa0 := Real.sqrt_nonneg (∑ u, x u ^ 2)
+  have hsb0 := Real.sqrt_nonneg (∑ u, y u ^ 2)
+  set a := ∑ u, x u ^ 2
+  set b := ∑ u, y u ^ 2
+  set c := ∑ u, x u * y u
+  have hprod : (Real.sqrt a * Real.sqrt b) ^ 2 = a * b := by
+    rw [mul_pow, hsa, hsb]
+  have hc : c ≤ Real.sqrt a * Real.sqrt b := by
+    nlinarith [mul_nonneg hsa0 hsb0]
+  rw [hexp]
+  calc Real.sqrt (a + 2 * c + b) ≤ Real.sqrt ((Real.sqrt a + Real.sqrt b) ^ 2) := by
+        apply Real.sqrt_le_sqrt
+        nlinarith
+    _ = Real.sqrt a + Real.sqrt b := Real.sqrt_sq (add_nonneg hsa0 hsb0)
+
 /-- **T0.9** (espr-derivation, Tier 0): the `ℓ¹` norm `|x|_1 = Σ_u |x_u|`. -/
 def vnorm1 {m : ℕ} (x : Fin m → ℝ) : ℝ :=
   ∑ u, |x u|
 
-/-- **T0.9** (espr-derivation, Tier 0): the operator norm `|M| = sup_{v ≠ 0} |M v| / |v|`
-(registry convention `norm: operator-2`). -/
+section OpNorm
+
+attribute [local instance] Matrix.instL2OpNormedAddCommGroup
+
+/-- **T0.9** (espr-derivation, Tier 0): the operator norm `|M| = sup_{v ≠ 0} |M v| / |v|` for the
+Euclidean norms (registry convention `norm: operator-2`). This is Mathlib's `L²` operator norm on
+matrices (`Matrix.instL2OpNormedAddCommGroup`, the norm of `M` as a continuous linear map between
+Euclidean spaces), which is that supremum. -/
 def opNorm {m n : ℕ} (M : Matrix (Fin m) (Fin n) ℝ) : ℝ :=
-  sSup {t | ∃ v : Fin n → ℝ, v ≠ 0 ∧ t = vnorm (M *ᵥ v) / vnorm v}
+  ‖M‖
+
+theorem opNorm_mul_le {l m n : ℕ} (A : Matrix (Fin l) (Fin m) ℝ) (B : Matrix (Fin m) (Fin n) ℝ) :
+    opNorm (A * B) ≤ opNorm A * opNorm B := by
+  unfold opNorm
+  exact Matrix.l2_opNorm_mul A B
+
+theorem opNorm_add_le {m n : ℕ} (A B : Matrix (Fin m) (Fin n) ℝ) :
+    opNorm (A + B) ≤ opNorm A + opNorm B := by
+  unfold opNorm
+  exact norm_add_le A B
+
+theorem opNorm_nonneg {m n : ℕ} (A : Matrix (Fin m) (Fin n) ℝ) : 0 ≤ opNorm A := by
+  unfold opNorm
+  exact norm_nonneg A
+
+end OpNorm
 
 /-- **T0.8** (espr-derivation, Tier 0): `σ_min(M) = min_i s_i(M)`, written variationally as
 `inf_{|v| = 1} |M v|` (equal to the smallest singular value when `M` has at least as many rows as
@@ -331,6 +382,17 @@ theorem det_mexp_of_skew {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew
   · linarith
   · linarith
 
+/-- `J` is skew-symmetric (used by **T0.18**, **T1.1**). -/
+theorem Jmat_skew : IsSkew Jmat := by
+  unfold IsSkew Jmat
+  ext i j
+  fin_cases i <;> fin_cases j <;> simp
+
+theorem smul_Jmat_skew (θ : ℝ) : IsSkew (θ • Jmat) := by
+  unfold IsSkew
+  have hJ : Jmatᵀ = -Jmat := Jmat_skew
+  rw [Matrix.transpose_smul, hJ, smul_neg]
+
 /-- An orthogonal matrix is invertible with inverse its transpose (**T0.6**). -/
 theorem inv_eq_transpose_of_isOrth {n : ℕ} {Q : Matrix (Fin n) (Fin n) ℝ} (hQ : IsOrth Q) :
     Q⁻¹ = Qᵀ :=
@@ -340,6 +402,56 @@ theorem inv_eq_transpose_of_isOrth {n : ℕ} {Q : Matrix (Fin n) (Fin n) ℝ} (h
 theorem mul_transpose_of_isOrth {n : ℕ} {Q : Matrix (Fin n) (Fin n) ℝ} (hQ : IsOrth Q) :
     Q * Qᵀ = 1 :=
   Matrix.mul_eq_one_comm.mp hQ
+
+theorem isUnit_of_isOrth {n : ℕ} {Q : Matrix (Fin n) (Fin n) ℝ} (hQ : IsOrth Q) : IsUnit Q :=
+  ⟨⟨Q, Qᵀ, mul_transpose_of_isOrth hQ, hQ⟩, rfl⟩
+
+/-- Conjugation by an orthogonal `U` is multiplicative. -/
+theorem conj_mul_conj {n : ℕ} {U : Matrix (Fin n) (Fin n) ℝ} (hU : IsOrth U)
+    (X Y : Matrix (Fin n) (Fin n) ℝ) : (U * X * Uᵀ) * (U * Y * Uᵀ) = U * (X * Y) * Uᵀ := by
+  have hU' : Uᵀ * U = 1 := hU
+  calc (U * X * Uᵀ) * (U * Y * Uᵀ) = U * X * (Uᵀ * U) * Y * Uᵀ := by
+        simp only [Matrix.mul_assoc]
+    _ = U * (X * Y) * Uᵀ := by
+        rw [hU', Matrix.mul_one]
+        simp only [Matrix.mul_assoc]
+
+/-- Conjugation commutes with transposition. -/
+theorem orthConj_transpose {n : ℕ} (U X : Matrix (Fin n) (Fin n) ℝ) :
+    (U * X * Uᵀ)ᵀ = U * Xᵀ * Uᵀ := by
+  rw [Matrix.transpose_mul, Matrix.transpose_mul, Matrix.transpose_transpose, Matrix.mul_assoc]
+
+/-- `A = U (Uᵀ A U) Uᵀ` for orthogonal `U`. -/
+theorem eq_conj_of_isOrth {n : ℕ} {U : Matrix (Fin n) (Fin n) ℝ} (hU : IsOrth U)
+    (A : Matrix (Fin n) (Fin n) ℝ) : A = U * (Uᵀ * A * U) * Uᵀ := by
+  have hUU : U * Uᵀ = 1 := mul_transpose_of_isOrth hU
+  calc A = (U * Uᵀ) * A * (U * Uᵀ) := by rw [hUU, Matrix.one_mul, Matrix.mul_one]
+    _ = U * (Uᵀ * A * U) * Uᵀ := by simp only [Matrix.mul_assoc]
+
+/-! ## Direct sums of two blocks -/
+
+theorem dsum_mul {a b : ℕ} (A C : Matrix (Fin a) (Fin a) ℝ) (B D : Matrix (Fin b) (Fin b) ℝ) :
+    dsum A B * dsum C D = dsum (A * C) (B * D) := by
+  unfold dsum
+  rw [Matrix.submatrix_mul_equiv, Matrix.fromBlocks_multiply]
+  simp only [Matrix.mul_zero, Matrix.zero_mul, add_zero, zero_add]
+
+theorem dsum_transpose {a b : ℕ} (A : Matrix (Fin a) (Fin a) ℝ) (B : Matrix (Fin b) (Fin b) ℝ) :
+    (dsum A B)ᵀ = dsum Aᵀ Bᵀ := by
+  unfold dsum
+  rw [Matrix.transpose_submatrix, Matrix.fromBlocks_transpose, Matrix.transpose_zero,
+    Matrix.transpose_zero]
+
+theorem dsum_one {a b : ℕ} :
+    dsum (1 : Matrix (Fin a) (Fin a) ℝ) (1 : Matrix (Fin b) (Fin b) ℝ) = 1 := by
+  unfold dsum
+  rw [Matrix.fromBlocks_one, Matrix.submatrix_one_equiv]
+
+theorem dsum_zero {a b : ℕ} :
+    dsum (0 : Matrix (Fin a) (Fin a) ℝ) (0 : Matrix (Fin b) (Fin b) ℝ) = 0 := by
+  unfold dsum
+  rw [Matrix.fromBlocks_zero]
+  rfl
 
 end
 
