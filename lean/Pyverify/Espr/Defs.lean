@@ -428,6 +428,11 @@ theorem eq_conj_of_isOrth {n : ℕ} {U : Matrix (Fin n) (Fin n) ℝ} (hU : IsOrt
   calc A = (U * Uᵀ) * A * (U * Uᵀ) := by rw [hUU, Matrix.one_mul, Matrix.mul_one]
     _ = U * (Uᵀ * A * U) * Uᵀ := by simp only [Matrix.mul_assoc]
 
+/-- Moving a matrix across the dot product: `(A y) · z = y · (Aᵀ z)`. -/
+theorem mulVec_dotProduct_eq {n : ℕ} (A : Matrix (Fin n) (Fin n) ℝ) (y z : Fin n → ℝ) :
+    (A *ᵥ y) ⬝ᵥ z = y ⬝ᵥ (Aᵀ *ᵥ z) := by
+  rw [Matrix.dotProduct_mulVec, Matrix.vecMul_transpose]
+
 /-! ## Direct sums of two blocks -/
 
 theorem dsum_mul {a b : ℕ} (A C : Matrix (Fin a) (Fin a) ℝ) (B D : Matrix (Fin b) (Fin b) ℝ) :

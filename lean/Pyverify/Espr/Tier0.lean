@@ -190,11 +190,6 @@ theorem bch_remainder_linear : BchCorrectedStatement := by
 
 /-! ### T0.15 -/
 
-/-- Moving a matrix across the dot product: `(A y) · z = y · (Aᵀ z)`. -/
-theorem mulVec_dotProduct_eq {n : ℕ} (A : Matrix (Fin n) (Fin n) ℝ) (y z : Fin n → ℝ) :
-    (A *ᵥ y) ⬝ᵥ z = y ⬝ᵥ (Aᵀ *ᵥ z) := by
-  rw [Matrix.dotProduct_mulVec, Matrix.vecMul_transpose]
-
 /-- **T0.15** (espr-derivation, Tier 0): `P² = P` and `Pᵀ = P` ⇒ `P` is an orthogonal projector
 (read as: `P y ⊥ (x - P x)` for all `x, y`, as in the check); `P, Q` orthogonal projectors and
 `P Q = 0` ⇒ `im(P) ⊥ im(Q)` (`P x ⊥ Q y` for all `x, y`). -/
