@@ -7,3 +7,4 @@ import Pyverify.Espr.Tier1
 import Pyverify.Espr.Tier2
 import Pyverify.Espr.Tier3
 import Pyverify.Espr.Tier4
+import Pyverify.Espr.Sharpened
