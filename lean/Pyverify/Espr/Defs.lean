@@ -63,35 +63,6 @@ def singularValues {n : ℕ} (M : Matrix (Fin n) (Fin n) ℂ) : Set ℝ :=
 def vnorm {m : ℕ} (x : Fin m → ℝ) : ℝ :=
   Real.sqrt (∑ u, x u ^ 2)
 
-/-- Triangle inequality for the Euclidean norm (part of **T0.9**), from the Cauchy–Schwarz
-inequality for finite sums. -/
-theorem vnorm_add_le {m : ℕ} (x y : Fin m → ℝ) : vnorm (x + y) ≤ vnorm x + vnorm y := by
-  unfold vnorm
-  have ha : 0 ≤ ∑ u, x u ^ 2 := Finset.sum_nonneg fun u _ => sq_nonneg (x u)
-  have hb : 0 ≤ ∑ u, y u ^ 2 := Finset.sum_nonneg fun u _ => sq_nonneg (y u)
-  have hcs := Finset.sum_mul_sq_le_sq_mul_sq Finset.univ x y
-  have hexp : ∑ u, (x + y) u ^ 2 = ∑ u, x u ^ 2 + 2 * ∑ u, x u * y u + ∑ u, y u ^ 2 := by
-    rw [Finset.mul_sum, ← Finset.sum_add_distrib, ← Finset.sum_add_distrib]
-    refine Finset.sum_congr rfl fun u _ => ?_
-    rw [Pi.add_apply]
-    ring
-  have hsa := Real.sq_sqrt ha
-  have hsb := Real.sq_sqrt hb
-  have hsa0 := Real.sqrt_nonneg (∑ u, x u ^ 2)
-  have hsb0 := Real.sqrt_nonneg (∑ u, y u ^ 2)
-  set a := ∑ u, x u ^ 2
-  set b := ∑ u, y u ^ 2
-  set c := ∑ u, x u * y u
-  have hprod : (Real.sqrt a * Real.sqrt b) ^ 2 = a * b := by
-    rw [mul_pow, hsa, hsb]
-  have hc : c ≤ Real.sqrt a * Real.sqrt b := by
-    nlinarith [mul_nonneg hsa0 hsb0]
-  rw [hexp]
-  calc Real.sqrt (a + 2 * c + b) ≤ Real.sqrt ((Real.sqrt a + Real.sqrt b) ^ 2) := by
-        apply Real.sqrt_le_sqrt
-        nlinarith
-    _ = Real.sqrt a + Real.sqrt b := Real.sqrt_sq (add_nonneg hsa0 hsb0)
-
 /-- **T0.9** (espr-derivation, Tier 0): the `ℓ¹` norm `|x|_1 = Σ_u |x_u|`. -/
 def vnorm1 {m : ℕ} (x : Fin m → ℝ) : ℝ :=
   ∑ u, |x u|
@@ -338,7 +309,8 @@ theorem genSum_skew {n dc : ℕ} {L : Fin dc → Matrix (Fin n) (Fin n) ℝ}
   unfold IsSkew genSum
   rw [Matrix.transpose_sum, ← Finset.sum_neg_distrib]
   refine Finset.sum_congr rfl fun k _ => ?_
-  rw [Matrix.transpose_smul, hL k, smul_neg]
+  have hk : (L k)ᵀ = -L k := hL k
+  rw [Matrix.transpose_smul, hk, smul_neg]
 
 theorem genSum_commute {n dc : ℕ} {L : Fin dc → Matrix (Fin n) (Fin n) ℝ}
     (hL : ∀ a b, bracket (L a) (L b) = 0) (r s : Fin dc → ℝ) :
@@ -351,13 +323,15 @@ theorem genSum_commute {n dc : ℕ} {L : Fin dc → Matrix (Fin n) (Fin n) ℝ}
 /-- `exp` of a skew-symmetric matrix is orthogonal (used by **T2.8**, **T0.18**). -/
 theorem mexp_isOrth_of_skew {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S) :
     IsOrth (mexp S) := by
+  have hS' : Sᵀ = -S := hS
   unfold IsOrth
-  rw [← mexp_transpose, hS, mexp_neg_mul_mexp]
+  rw [← mexp_transpose, hS', mexp_neg_mul_mexp]
 
 /-- An orthogonal matrix has determinant `1` or `-1` (**T0.7**). -/
 theorem det_sq_of_isOrth {n : ℕ} {Q : Matrix (Fin n) (Fin n) ℝ} (hQ : IsOrth Q) :
     Q.det * Q.det = 1 := by
-  have h := congrArg Matrix.det hQ
+  have hQ' : Qᵀ * Q = 1 := hQ
+  have h := congrArg Matrix.det hQ'
   rw [Matrix.det_mul, Matrix.det_transpose, Matrix.det_one] at h
   exact h
 
@@ -381,17 +355,6 @@ theorem det_mexp_of_skew {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew
   rcases mul_eq_zero.mp hfac with h1 | h1
   · linarith
   · linarith
-
-/-- `J` is skew-symmetric (used by **T0.18**, **T1.1**). -/
-theorem Jmat_skew : IsSkew Jmat := by
-  unfold IsSkew Jmat
-  ext i j
-  fin_cases i <;> fin_cases j <;> simp
-
-theorem smul_Jmat_skew (θ : ℝ) : IsSkew (θ • Jmat) := by
-  unfold IsSkew
-  have hJ : Jmatᵀ = -Jmat := Jmat_skew
-  rw [Matrix.transpose_smul, hJ, smul_neg]
 
 /-- An orthogonal matrix is invertible with inverse its transpose (**T0.6**). -/
 theorem inv_eq_transpose_of_isOrth {n : ℕ} {Q : Matrix (Fin n) (Fin n) ℝ} (hQ : IsOrth Q) :
@@ -444,8 +407,8 @@ theorem dsum_mul {a b : ℕ} (A C : Matrix (Fin a) (Fin a) ℝ) (B D : Matrix (F
 theorem dsum_transpose {a b : ℕ} (A : Matrix (Fin a) (Fin a) ℝ) (B : Matrix (Fin b) (Fin b) ℝ) :
     (dsum A B)ᵀ = dsum Aᵀ Bᵀ := by
   unfold dsum
-  rw [Matrix.transpose_submatrix, Matrix.fromBlocks_transpose, Matrix.transpose_zero,
-    Matrix.transpose_zero]
+  rw [Matrix.transpose_submatrix, Matrix.fromBlocks_transpose]
+  simp only [Matrix.transpose_zero]
 
 theorem dsum_one {a b : ℕ} :
     dsum (1 : Matrix (Fin a) (Fin a) ℝ) (1 : Matrix (Fin b) (Fin b) ℝ) = 1 := by

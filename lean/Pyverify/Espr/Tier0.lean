@@ -18,6 +18,46 @@ noncomputable section
 def approxEps {m n : ℕ} (ε : ℝ) (X Y : Matrix (Fin m) (Fin n) ℝ) : Prop :=
   opNorm (X - Y) ≤ ε
 
+/-- `J` is skew-symmetric (used by **T0.18**, **T1.1**). -/
+theorem Jmat_skew : IsSkew Jmat := by
+  unfold IsSkew Jmat
+  ext i j
+  fin_cases i <;> fin_cases j <;> simp
+
+theorem smul_Jmat_skew (θ : ℝ) : IsSkew (θ • Jmat) := by
+  unfold IsSkew
+  have hJ : Jmatᵀ = -Jmat := Jmat_skew
+  rw [Matrix.transpose_smul, hJ, smul_neg]
+
+/-- Triangle inequality for the Euclidean norm (part of **T0.9**), from the Cauchy–Schwarz
+inequality for finite sums. -/
+theorem vnorm_add_le {m : ℕ} (x y : Fin m → ℝ) : vnorm (x + y) ≤ vnorm x + vnorm y := by
+  unfold vnorm
+  have ha : 0 ≤ ∑ u, x u ^ 2 := Finset.sum_nonneg fun u _ => sq_nonneg (x u)
+  have hb : 0 ≤ ∑ u, y u ^ 2 := Finset.sum_nonneg fun u _ => sq_nonneg (y u)
+  have hcs := Finset.sum_mul_sq_le_sq_mul_sq Finset.univ x y
+  have hexp : ∑ u, (x + y) u ^ 2 = ∑ u, x u ^ 2 + 2 * ∑ u, x u * y u + ∑ u, y u ^ 2 := by
+    rw [Finset.mul_sum, ← Finset.sum_add_distrib, ← Finset.sum_add_distrib]
+    refine Finset.sum_congr rfl fun u _ => ?_
+    rw [Pi.add_apply]
+    ring
+  have hsa := Real.sq_sqrt ha
+  have hsb := Real.sq_sqrt hb
+  have hsa0 := Real.sqrt_nonneg (∑ u, x u ^ 2)
+  have hsb0 := Real.sqrt_nonneg (∑ u, y u ^ 2)
+  set a := ∑ u, x u ^ 2
+  set b := ∑ u, y u ^ 2
+  set c := ∑ u, x u * y u
+  have hprod : (Real.sqrt a * Real.sqrt b) ^ 2 = a * b := by
+    rw [mul_pow, hsa, hsb]
+  have hc : c ≤ Real.sqrt a * Real.sqrt b := by
+    nlinarith [mul_nonneg hsa0 hsb0]
+  rw [hexp]
+  calc Real.sqrt (a + 2 * c + b) ≤ Real.sqrt ((Real.sqrt a + Real.sqrt b) ^ 2) := by
+        apply Real.sqrt_le_sqrt
+        nlinarith
+    _ = Real.sqrt a + Real.sqrt b := Real.sqrt_sq (add_nonneg hsa0 hsb0)
+
 /-! ### T0.4 -/
 
 /-- **T0.4** (espr-derivation, Tier 0): `det(AB) = det(A) det(B)`, `det(Aᵀ) = det(A)`, and

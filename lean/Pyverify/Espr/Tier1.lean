@@ -1,4 +1,4 @@
-import Pyverify.Espr.Defs
+import Pyverify.Espr.Tier0
 
 /-!
 # ESPR derivation, Tier 1: structured generators (T1.1 – T1.6)
