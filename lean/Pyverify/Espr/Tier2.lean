@@ -26,6 +26,14 @@ def reCol {n : ℕ} (Uc : Matrix (Fin n) (Fin n) ℂ) (j : Fin n) : Fin n → �
 def imCol {n : ℕ} (Uc : Matrix (Fin n) (Fin n) ℂ) (j : Fin n) : Fin n → ℝ :=
   fun i => (Uc i j).im
 
+theorem isSkew_zero {n : ℕ} : IsSkew (0 : Matrix (Fin n) (Fin n) ℝ) := by
+  unfold IsSkew
+  rw [Matrix.transpose_zero, neg_zero]
+
+theorem bracket_zero_zero {n : ℕ} : bracket (0 : Matrix (Fin n) (Fin n) ℝ) 0 = 0 := by
+  unfold bracket
+  rw [Matrix.mul_zero, sub_self]
+
 /-! ### T2.1 -/
 
 /-- **T2.1** (espr-derivation, Tier 2): `{L_k}` commute and are normal (real skew, T1.1) ⇒
@@ -59,12 +67,8 @@ def RealPlanesStatement : Prop :=
 `λ = 0`; the only plane is the line `span{e_1}` (`ℑu_1 = 0`). -/
 theorem not_real_planes : ¬ RealPlanesStatement := by
   intro h
-  have hfam : IsCommutingSkewFamily (fun _ : Fin 1 => (0 : Matrix (Fin 1) (Fin 1) ℝ)) := by
-    refine ⟨fun _ => ?_, fun _ _ => ?_⟩
-    · unfold IsSkew
-      rw [Matrix.transpose_zero, neg_zero]
-    · unfold bracket
-      rw [Matrix.mul_zero, sub_self]
+  have hfam : IsCommutingSkewFamily (fun _ : Fin 1 => (0 : Matrix (Fin 1) (Fin 1) ℝ)) :=
+    ⟨fun _ => isSkew_zero, fun _ _ => bracket_zero_zero⟩
   have hU : IsUnitaryMat (1 : Matrix (Fin 1) (Fin 1) ℂ) := by
     unfold IsUnitaryMat
     rw [Matrix.conjTranspose_one, Matrix.one_mul]
@@ -120,12 +124,8 @@ def JointBlockDiagStatement : Prop :=
 works: `2m + d_null = 2` has no solution with `m, d_null ≥ 1`). -/
 theorem not_joint_block_diag : ¬ JointBlockDiagStatement := by
   intro h
-  have hfam : IsCommutingSkewFamily (fun _ : Fin 1 => (0 : Matrix (Fin 2) (Fin 2) ℝ)) := by
-    refine ⟨fun _ => ?_, fun _ _ => ?_⟩
-    · unfold IsSkew
-      rw [Matrix.transpose_zero, neg_zero]
-    · unfold bracket
-      rw [Matrix.mul_zero, sub_self]
+  have hfam : IsCommutingSkewFamily (fun _ : Fin 1 => (0 : Matrix (Fin 2) (Fin 2) ℝ)) :=
+    ⟨fun _ => isSkew_zero, fun _ _ => bracket_zero_zero⟩
   obtain ⟨m, dnull, hsum, hm, hd, _⟩ := h 2 1 (fun _ => 0) hfam
   omega
 
@@ -183,7 +183,7 @@ theorem jointBlockForm_lincomb {m dnull dc : ℕ} (c : Fin dc → ℝ) (lam : Fi
       jointBlockForm dnull (fun u => ∑ k, c k * lam k u) := by
   unfold jointBlockForm
   simp only [dsum_smul_left]
-  rw [← dsum_sum_left, planeBlocks_lincomb]
+  rw [← dsum_sum_left (fun k => c k • planeBlocks (lam k)), planeBlocks_lincomb c lam]
 
 theorem theta_eq_sum {dc m : ℕ} (lam : Fin dc → Fin m → ℝ) (r : Fin dc → ℝ) :
     theta lam r = fun u => ∑ k, r k * lam k u := by
