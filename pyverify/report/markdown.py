@@ -42,7 +42,8 @@ def _refutations(claims: list[dict]) -> list[str]:
     for c in refuted:
         fix = ", ".join(f"{x} ({verdict.get(x) or 'not run'})" for x in c.get("corrected_by", [])) or "none"
         evidence = "; ".join(c.get("evidence") or []) or c.get("message")
-        out.append(f"| **{_cell(c['id'])}** ({_cell(c.get('document'))}, {_cell(c.get('locator'))}) | "
+        where = ", ".join(str(x) for x in (c.get("document"), c.get("locator")) if x)
+        out.append(f"| **{_cell(c['id'])}** ({_cell(where)}) | "
                    f"{severity_level(c)} | {_cell(fix)} | {_cell(evidence)} |")
     return out + [""]
 
