@@ -39,6 +39,7 @@ def test_statements_become_mathml_and_bad_latex_stays_visible_as_source():
     mixed = str(mathml.statement(r"If $a < b$ then <script> $b^2 > a^2$"))
     assert mixed.count("<math") == 2 and "&lt;script&gt;" in mixed and "<script>" not in mixed
     assert "<math" not in str(mathml.statement("a random encoding has approximately 50\\%."))
+    assert str(mathml.statement("x = x")).startswith("<math")
     broken = str(mathml.statement(r"\frac{1}{"))
     assert "<math" not in broken and 'class="latex"' in broken and "\\frac{1}{" in broken
 

@@ -25,8 +25,9 @@ def formula(latex: str, display: bool = False) -> Markup:
 
 
 def _is_prose(text: str) -> bool:
-    """No formula delimiters and no LaTeX command other than an escaped character: plain text."""
-    return "\\" not in _PROSE_ESCAPES.sub("", text) and not re.search(r"[_^{}]", text)
+    """Plain text: words, and no LaTeX command other than an escaped character (``x = y`` is a formula)."""
+    plain = "\\" not in _PROSE_ESCAPES.sub("", text) and not re.search(r"[_^{}]", text)
+    return plain and len(re.findall(r"[A-Za-z]{3,}", text)) >= 3
 
 
 def statement(text: str | None) -> Markup:
