@@ -18,7 +18,6 @@ from . import layout as layout_mod
 from . import mathml, svg
 from ..registry.graph import order_key
 
-FILTERS = ("verdict", "kind", "doc", "severity", "formal")
 
 
 def _environment() -> jinja2.Environment:

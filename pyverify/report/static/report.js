@@ -44,7 +44,8 @@
   function centreOn(svg, node) {
     const t = node.transform.baseVal.consolidate();
     if (!t) return;
-    const [, , w, h] = boxes.get(svg);
+    // zoom in to where labels are readable (about 1200 drawing units across), never out
+    const [, , w0, h0] = boxes.get(svg), w = Math.min(w0, 1200), h = h0 * w / w0;
     setBox(svg, [t.matrix.e + 75 - w / 2, t.matrix.f + 11 - h / 2, w, h]);
   }
   canvas.querySelectorAll("svg.graph").forEach((svg) => {
