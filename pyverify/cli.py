@@ -173,12 +173,26 @@ def cmd_lean(args: argparse.Namespace) -> int:
     return EXIT_FAIL if mismatches else EXIT_OK
 
 
+def _compare(old_path: str, report: dict) -> dict:
+    """What changed against an earlier report.json (the comparison itself is pyverify.report.compare's)."""
+    import json
+
+    from .report import compare
+
+    old = json.loads(Path(old_path).read_text(encoding="utf-8"))
+    changes = compare.compare(old, report)
+    for section, entries in changes.items():
+        for e in entries if isinstance(entries, list) else []:
+            print(f"{section}: {e.get('id')}: {e.get('old')} -> {e.get('new')}" if isinstance(e, dict) else f"{section}: {e}")
+    return changes
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from .engine import check_claims
     from .provers import lean
     from .registry.graph import check_graph
     from .report import build
-    from .report.writers import write_html, write_json, write_markdown, write_svg
+    from .report.writers import write_all
 
     reg = load_registry(args.registry)
     graph = check_graph(reg)
@@ -191,11 +205,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     report = build(reg, results, graph, formal, {"budget": args.budget, "seed": args.seed, "device": args.device,
                                                   "toolchain": lean.toolchain(), "lean_built": built})
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_json(report, out / "report.json")
-    write_markdown(report, out / "report.md")
-    write_svg(report, out / "graph.svg")
-    write_html(report, out / "index.html")
+    changes = _compare(args.compare, report) if args.compare else None
+    write_all(report, out, changes)
     counts: dict[str, int] = {}
     for r in results:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1
@@ -295,6 +306,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", default="cpu")
     p.add_argument("--lean-build", action="store_true", help="run `lake build` first (formal status `checked` needs it)")
+    p.add_argument("--compare", metavar="OLD_REPORT_JSON", default=None,
+                   help="list what changed against an earlier report.json (verdicts, refutations, standings)")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--jobs", type=int, default=_default_jobs())
     p.set_defaults(func=cmd_report)

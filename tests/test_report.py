@@ -32,10 +32,11 @@ def test_report_files_and_fields(tmp_path, make_registry, capsys):
     assert rows["A.4"]["rests_on_refuted"] == []
     assert rep["toolchain"] is None and rep["lean_built"] is False
     md = (out / "report.md").read_text()
-    assert "## False statements" in md and "**A.3** (holds) rests on A.1" in md
+    assert "## Refuted (1)" in md and "A.1.fixed (holds)" in md and "A.3 (holds) rests on A.1" in md
     html = (out / "index.html").read_text()
-    assert "False (1)" in html and "not run" in html
-    assert (out / "graph.svg").read_text().startswith("<svg")
+    assert html.count('class="claim-panel"') == 5 and "not built in this run" in html
+    svg = (out / "graph.svg").read_text()
+    assert svg.startswith("<svg") and svg.count('class="node"') == 5 and "Legend" in svg
 
 
 def test_report_exit_1_when_a_verdict_differs(tmp_path, make_registry, capsys):

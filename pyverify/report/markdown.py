@@ -1,0 +1,106 @@
+"""report.md: a summary fit for a pull request — counts, refutations with severity, endangered
+conclusions, and what changed against an earlier report when one was given."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .svg import severity_level, standing
+
+VERDICT_ORDER = ["refuted", "error", "vacuous", "holds", "symbolic", "proved", "not-checkable", "not run"]
+
+
+def _cell(text: object) -> str:
+    return str(text if text is not None else "").replace("|", "\\|").replace("\n", " ")
+
+
+def _header(report: dict) -> list[str]:
+    meta = report.get("meta") or report
+    lean = meta.get("toolchain") if meta.get("lean_built") else None
+    line = (f"Budget `{meta.get('budget')}`, seed {meta.get('seed')}, device `{meta.get('device')}`"
+            + (f", commit `{str(meta['git_commit'])[:12]}`" if meta.get("git_commit") else "")
+            + (f", {meta['elapsed_s']} s" if meta.get("elapsed_s") is not None else "")
+            + f". Lean: {('built with ' + lean) if lean else 'not built in this run (no proof counts as checked)'}.")
+    return ["# pyverify report", "", line, ""]
+
+
+def _counts(report: dict) -> list[str]:
+    out = ["| document | " + " | ".join(VERDICT_ORDER) + " | endangered |", "| --- |" + " ---: |" * (len(VERDICT_ORDER) + 1)]
+    endangered = report.get("endangered") or {}
+    for doc, c in report.get("counts", {}).items():
+        out.append(f"| {doc} | " + " | ".join(str(c.get(v, 0)) for v in VERDICT_ORDER)
+                   + f" | {len(endangered.get(doc, [])) if 'endangered' in report else '—'} |")
+    return out + [""]
+
+
+def _refutations(claims: list[dict]) -> list[str]:
+    refuted = [c for c in claims if c.get("verdict") == "refuted"]
+    if not refuted:
+        return []
+    out = [f"## Refuted ({len(refuted)})", "", "| claim | severity | correction | evidence |", "| --- | --- | --- | --- |"]
+    verdict = {c["id"]: c.get("verdict") for c in claims}
+    for c in refuted:
+        fix = ", ".join(f"{x} ({verdict.get(x) or 'not run'})" for x in c.get("corrected_by", [])) or "none"
+        evidence = "; ".join(c.get("evidence") or []) or c.get("message")
+        where = ", ".join(str(x) for x in (c.get("document"), c.get("locator")) if x)
+        out.append(f"| **{_cell(c['id'])}** ({_cell(where)}) | "
+                   f"{severity_level(c)} | {_cell(fix)} | {_cell(evidence)} |")
+    return out + [""]
+
+
+def _endangered(report: dict) -> list[str]:
+    by_id = {c["id"]: c for c in report["claims"]}
+    if "endangered" in report:
+        groups = report["endangered"]
+    else:  # an older report: what rests on any refuted claim
+        groups = {}
+        for c in report["claims"]:
+            if standing(c) == "rests-on-false":
+                groups.setdefault(c.get("document"), []).append(c["id"])
+    if not any(groups.values()):
+        return ["## Endangered conclusions", "", "None: no claim rests on an unrepaired substantive false premise.", ""]
+    out = ["## Endangered conclusions", ""]
+    for doc, ids in groups.items():
+        if not ids:
+            continue
+        out.append(f"**{doc}** ({len(ids)}):")
+        out.append("")
+        for cid in ids:
+            c = by_id.get(cid, {})
+            premises = [p["id"] for p in c.get("false_premises", [])] or c.get("rests_on_refuted", [])
+            out.append(f"- {cid} ({c.get('verdict')}) rests on {', '.join(premises)}")
+        out.append("")
+    return out
+
+
+def _changes(changes: dict[str, Any] | None) -> list[str]:
+    """R1's comparison with an earlier report: each entry a list of {id, old, new} (or plain strings)."""
+    if changes is None:
+        return []
+    out = ["## Changes since the earlier report", ""]
+    any_change = False
+    for section, entries in changes.items():
+        if not isinstance(entries, list) or not entries:
+            continue
+        any_change = True
+        out.append(f"**{section.replace('_', ' ')}** ({len(entries)}):")
+        out.append("")
+        for e in entries:
+            if isinstance(e, dict):
+                out.append(f"- {e.get('id')}: {e.get('old', '—')} → {e.get('new', '—')}")
+            else:
+                out.append(f"- {e}")
+        out.append("")
+    if not any_change:
+        out += ["No verdict or standing changed.", ""]
+    return out
+
+
+def render(report: dict, changes: dict[str, Any] | None = None) -> str:
+    out = _header(report) + _counts(report) + _changes(changes) + _refutations(report["claims"]) + _endangered(report)
+    problems = report.get("graph_problems") or []
+    out += [f"Graph problems: {len(problems)}.", ""]
+    mismatched = [c["id"] for c in report["claims"] if c.get("matches") is False]
+    if mismatched:
+        out += [f"**Verdicts differing from the reviewed expectation ({len(mismatched)}):** {', '.join(mismatched)}", ""]
+    return "\n".join(out)
