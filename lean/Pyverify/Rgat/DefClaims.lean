@@ -147,15 +147,18 @@ theorem dgeo_eq_twice_arc : DgeoArcLengthCorrectedStatement := by
     rw [qdot_neg_right, Real.arccos_neg]
     rcases le_or_lt 0 (qdot q k) with hc | hc
     · have h := Real.arccos_le_pi_div_two.mpr hc
-      rw [abs_of_nonneg hc, min_eq_left (by linarith)]
+      rw [abs_of_nonneg hc, min_eq_left (show Real.arccos (qdot q k)
+        ≤ Real.pi - Real.arccos (qdot q k) by linarith)]
     · have h := Real.arccos_le_pi_div_two.mpr (neg_nonneg.mpr hc.le)
       rw [Real.arccos_neg] at h
-      rw [abs_of_neg hc, Real.arccos_neg, min_eq_right (by linarith)]
-  · unfold dgeo simil rotAngle
-    congr 3
-    rw [qre_mul, qre_star, qimI_star, qimJ_star, qimK_star]
-    unfold qdot
-    ring
+      rw [abs_of_neg hc, Real.arccos_neg, min_eq_right (show Real.pi - Real.arccos (qdot q k)
+        ≤ Real.arccos (qdot q k) by linarith)]
+  · have hre : (star q * k).re = qdot q k := by
+      rw [qre_mul, qre_star, qimI_star, qimJ_star, qimK_star]
+      unfold qdot
+      ring
+    unfold dgeo simil rotAngle
+    rw [hre]
 
 /-- **RGAT.Def-Log** (rgat, Definitions): `Log_q` is defined on `Spin(3) ∖ {-q}` so that
 `k = exp_q(Log_q(k))` (`exp_q` the Riemannian exponential of the round `S³` at `q`, the
@@ -254,8 +257,8 @@ theorem norm3_zero : norm3 0 = 0 := by
 
 theorem qexp_formula : ExpStatement := by
   refine ⟨?_, fun u => ?_⟩
-  · ext <;> simp [qexp, norm3_zero]
-  · ext <;> simp [qexp, pureQ]
+  · ext <;> simp [qexp, norm3_zero] <;> ring
+  · ext <;> simp [qexp, pureQ] <;> ring
 
 /-- **RGAT.Def-exp-halfangle** (rgat, Definitions): `‖u‖` is the half-angle of the rotation
 corresponding to `exp(u)`: its rotation angle (in `[0, π]`, `rotAngle`) is `2‖u‖`, for
@@ -291,21 +294,20 @@ theorem qcomm_apply_two (u v : Vec3) : qcomm u v 2 = 2 * (u 0 * v 1 - u 1 * v 0)
 theorem lie_algebra_commutator : LieAlgStatement := by
   intro u v w
   refine ⟨?_, ?_, ?_, ?_⟩
-  · rw [qre_sub, qre_mul, qre_mul]
-    simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+  · simp only [qre_sub, qre_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
     ring
   · ext
-    · rw [qre_sub, qre_mul, qre_mul]
-      simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+    · simp only [qre_sub, qre_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK,
+        qcomm_apply_zero, qcomm_apply_one, qcomm_apply_two]
       ring
-    · rw [qimI_sub, qimI_mul, qimI_mul, pureQ_imI, qcomm_apply_zero]
-      simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+    · simp only [qimI_sub, qimI_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK,
+        qcomm_apply_zero, qcomm_apply_one, qcomm_apply_two]
       ring
-    · rw [qimJ_sub, qimJ_mul, qimJ_mul, pureQ_imJ, qcomm_apply_one]
-      simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+    · simp only [qimJ_sub, qimJ_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK,
+        qcomm_apply_zero, qcomm_apply_one, qcomm_apply_two]
       ring
-    · rw [qimK_sub, qimK_mul, qimK_mul, pureQ_imK, qcomm_apply_two]
-      simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+    · simp only [qimK_sub, qimK_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK,
+        qcomm_apply_zero, qcomm_apply_one, qcomm_apply_two]
       ring
   · apply vec3_ext
     · simp only [Pi.neg_apply, qcomm_apply_zero]; ring
@@ -335,17 +337,17 @@ theorem bracket_cross_product : BracketStatement := by
   intro u v w
   refine ⟨?_, ?_, ?_⟩
   · ext
-    · rw [qre_smul, qre_sub, qre_mul, qre_mul]
-      simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+    · simp only [qre_smul, qre_sub, qre_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK,
+        bracket_apply_zero, bracket_apply_one, bracket_apply_two]
       ring
-    · rw [qimI_smul, qimI_sub, qimI_mul, qimI_mul, pureQ_imI, bracket_apply_zero]
-      simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+    · simp only [qimI_smul, qimI_sub, qimI_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK,
+        bracket_apply_zero, bracket_apply_one, bracket_apply_two]
       ring
-    · rw [qimJ_smul, qimJ_sub, qimJ_mul, qimJ_mul, pureQ_imJ, bracket_apply_one]
-      simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+    · simp only [qimJ_smul, qimJ_sub, qimJ_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK,
+        bracket_apply_zero, bracket_apply_one, bracket_apply_two]
       ring
-    · rw [qimK_smul, qimK_sub, qimK_mul, qimK_mul, pureQ_imK, bracket_apply_two]
-      simp only [pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK]
+    · simp only [qimK_smul, qimK_sub, qimK_mul, pureQ_re, pureQ_imI, pureQ_imJ, pureQ_imK,
+        bracket_apply_zero, bracket_apply_one, bracket_apply_two]
       ring
   · apply vec3_ext
     · simp only [Pi.neg_apply, bracket_apply_zero]; ring
@@ -441,6 +443,60 @@ theorem softmax_prob : SoftmaxStatement := by
   rw [← Finset.sum_div]
   exact div_self hpos.ne'
 
+/-! ## Temperature -/
+
+/-- The Shannon entropy `-∑ p log p` of a weight vector. -/
+noncomputable def entropy {n : ℕ} (p : Fin n → ℝ) : ℝ := -∑ j, p j * Real.log (p j)
+
+/-- **RGAT.Def-tau-sharpness** (rgat, Definitions), in the registry's checkable reading: for
+the heat-kernel weights of one query row, `P_j ∝ exp(-d_j² / (2τ))` (`d_j ≥ 0` the geodesic
+distances to the keys), a smaller `τ` gives sharper attention: for `0 < τ₁ ≤ τ₂` the row entropy
+and the expected squared distance do not decrease from `τ₁` to `τ₂`, and the largest weight
+(that of the nearest keys) does not increase. -/
+def TauSharpnessStatement : Prop :=
+  ∀ (n : ℕ) (d : Fin n → ℝ) (τ1 τ2 : ℝ), 0 < n → (∀ j, 0 ≤ d j) → 0 < τ1 → τ1 ≤ τ2 →
+    entropy (softmax fun j => -(d j) ^ 2 / (2 * τ1))
+        ≤ entropy (softmax fun j => -(d j) ^ 2 / (2 * τ2)) ∧
+    ∑ j, softmax (fun j => -(d j) ^ 2 / (2 * τ1)) j * d j ^ 2
+        ≤ ∑ j, softmax (fun j => -(d j) ^ 2 / (2 * τ2)) j * d j ^ 2 ∧
+    (∀ i, (∀ j, d i ≤ d j) →
+      softmax (fun j => -(d j) ^ 2 / (2 * τ2)) i ≤ softmax (fun j => -(d j) ^ 2 / (2 * τ1)) i)
+
+/-- **RGAT.Def-tau-sharpness**. Not proved here (Gibbs-family monotonicity:
+`d entropy / dτ = Var(E)/τ³ ≥ 0`). -/
+theorem tau_sharpness : TauSharpnessStatement := by
+  sorry
+
+/-! ## Rotor projection -/
+
+/-- **RGAT.Def-Prot**: the scalar + bivector (even) part of a multivector of `Cl(3,0)` in the
+layout `(1, e₁, e₂, e₃, e₁₂, e₁₃, e₂₃, e₁₂₃)` (the mechanism's layout; the document fixes none),
+as a quaternion. -/
+def evenPart (m : Fin 8 → ℝ) : ℍ[ℝ] := ⟨m 0, m 4, m 5, m 6⟩
+
+/-- **RGAT.Def-Prot**: the rotor projection `P_rot(m) = even(m) / ‖even(m)‖` (undefined, here
+`0`, when the even part vanishes). -/
+noncomputable def rotorProj (m : Fin 8 → ℝ) : ℍ[ℝ] := (qnorm (evenPart m))⁻¹ • evenPart m
+
+/-- **RGAT.Def-Prot** (rgat, Definitions): `P_rot` extracts the scalar + bivector components
+and normalises to unit norm: for a multivector with nonzero even part, `P_rot(m)` is a unit
+quaternion (a rotor), and it is unchanged by positive scaling of `m`. -/
+def RotorProjStatement : Prop :=
+  ∀ (m : Fin 8 → ℝ) (c : ℝ), 0 < qdot (evenPart m) (evenPart m) → 0 < c →
+    IsUnitQ (rotorProj m) ∧ rotorProj (c • m) = rotorProj m
+
+theorem rotorProj_unit (m : Fin 8 → ℝ) (hm : 0 < qdot (evenPart m) (evenPart m)) :
+    IsUnitQ (rotorProj m) := by
+  show qdot ((qnorm (evenPart m))⁻¹ • evenPart m) ((qnorm (evenPart m))⁻¹ • evenPart m) = 1
+  rw [qdot_smul_left, qdot_smul_right, ← mul_assoc, ← mul_inv, ← pow_two]
+  unfold qnorm
+  rw [Real.sq_sqrt hm.le, inv_mul_cancel₀ hm.ne']
+
+theorem rotor_projection : RotorProjStatement := by
+  intro m c hm hc
+  refine ⟨rotorProj_unit m hm, ?_⟩
+  sorry
+
 /-! ## Group actions -/
 
 /-- **RGAT.Def-action** (rgat, Definitions): `g ∈ Spin(3)` acts on rotors by left
@@ -516,7 +572,7 @@ theorem tangent_projector : TangentProjStatement := by
   refine ⟨?_, horth, ?_, fun h => ?_, ?_⟩
   · unfold tangentProj
     rw [hq', one_smul, sub_self]
-  · conv_lhs => unfold tangentProj
+  · show tangentProj q w - qdot q (tangentProj q w) • q = tangentProj q w
     rw [horth, zero_smul, sub_zero]
   · unfold tangentProj
     rw [h, zero_smul, sub_zero]

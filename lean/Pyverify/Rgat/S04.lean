@@ -137,4 +137,24 @@ theorem bridge_stack_corrected : BridgeStackCorrectedStatement := by
   · intro E _ _ T P P' V η Vmax hη hV0 hP hV
     exact attnOut_sub_norm_le P P' V η Vmax hη hV0 hP hV
 
+/-- **RGAT.Def-constants** (rgat, Definitions, "Absorbed constants"), the clauses about the
+attention constants: `C_head` depends only on the metric and the Lie-algebra structure
+constants (so one constant serves every temperature floor `τ_min`), and
+`C_stack = C_head ∏_ℓ L_ℓ` bounds the stack-level discrepancy (the clause of S4.stack). -/
+def AbsorbedConstantsStatement : Prop :=
+  (∃ Chead : ℝ, ∀ τmin : ℝ, 0 < τmin → HeadBound τmin Chead) ∧ BridgeStackStatement
+
+/-- **RGAT.Def-constants.corrected** (rgat, Definitions, corrected): `C_head` cannot be chosen
+independently of the temperature; `C_head = O(1/τ_min)`: there is `C` with
+`max|P^GSM - P^softmax| ≤ (C / τ_min) ε²` for all `τ ≥ τ_min`; and the stack-level discrepancy
+accumulates additively (S4.stack.corrected). -/
+def AbsorbedConstantsCorrectedStatement : Prop :=
+  (∃ C : ℝ, ∀ τmin : ℝ, 0 < τmin → HeadBound τmin (C / τmin)) ∧ BridgeStackCorrectedStatement
+
+/-- **RGAT.Def-constants.corrected**: the stack clause is `bridge_stack_corrected`; the
+`O(1/τ_min)` head constant is not proved here. -/
+theorem absorbed_constants_corrected : AbsorbedConstantsCorrectedStatement := by
+  refine ⟨?_, bridge_stack_corrected⟩
+  sorry
+
 end Pyverify.Rgat
