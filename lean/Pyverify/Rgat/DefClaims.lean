@@ -38,7 +38,9 @@ theorem qdot_self_nonneg (q : ℍ[ℝ]) : 0 ≤ qdot q q := by
 
 /-- Cauchy–Schwarz on `S³`: `|⟨q, k⟩| ≤ 1` for unit quaternions. -/
 theorem abs_qdot_le_one {q k : ℍ[ℝ]} (hq : IsUnitQ q) (hk : IsUnitQ k) : |qdot q k| ≤ 1 := by
-  unfold IsUnitQ qdot at *
+  have hq' : q.re * q.re + q.imI * q.imI + q.imJ * q.imJ + q.imK * q.imK = 1 := hq
+  have hk' : k.re * k.re + k.imI * k.imI + k.imJ * k.imJ + k.imK * k.imK = 1 := hk
+  unfold qdot
   rw [abs_le]
   constructor
   · nlinarith [sq_nonneg (q.re + k.re), sq_nonneg (q.imI + k.imI), sq_nonneg (q.imJ + k.imJ),
@@ -439,7 +441,7 @@ theorem softmax_prob : SoftmaxStatement := by
   have hpos : 0 < ∑ k, Real.exp (l k) :=
     Finset.sum_pos (fun k _ => Real.exp_pos _) Finset.univ_nonempty
   refine ⟨fun i => div_pos (Real.exp_pos _) hpos, ?_⟩
-  unfold softmax
+  simp only [softmax]
   rw [← Finset.sum_div]
   exact div_self hpos.ne'
 
@@ -455,12 +457,13 @@ and the expected squared distance do not decrease from `τ₁` to `τ₂`, and t
 (that of the nearest keys) does not increase. -/
 def TauSharpnessStatement : Prop :=
   ∀ (n : ℕ) (d : Fin n → ℝ) (τ1 τ2 : ℝ), 0 < n → (∀ j, 0 ≤ d j) → 0 < τ1 → τ1 ≤ τ2 →
-    entropy (softmax fun j => -(d j) ^ 2 / (2 * τ1))
-        ≤ entropy (softmax fun j => -(d j) ^ 2 / (2 * τ2)) ∧
-    ∑ j, softmax (fun j => -(d j) ^ 2 / (2 * τ1)) j * d j ^ 2
-        ≤ ∑ j, softmax (fun j => -(d j) ^ 2 / (2 * τ2)) j * d j ^ 2 ∧
+    entropy (softmax fun j => -(d j ^ 2) / (2 * τ1))
+        ≤ entropy (softmax fun j => -(d j ^ 2) / (2 * τ2)) ∧
+    ∑ j, softmax (fun j => -(d j ^ 2) / (2 * τ1)) j * d j ^ 2
+        ≤ ∑ j, softmax (fun j => -(d j ^ 2) / (2 * τ2)) j * d j ^ 2 ∧
     (∀ i, (∀ j, d i ≤ d j) →
-      softmax (fun j => -(d j) ^ 2 / (2 * τ2)) i ≤ softmax (fun j => -(d j) ^ 2 / (2 * τ1)) i)
+      softmax (fun j => -(d j ^ 2) / (2 * τ2)) i
+        ≤ softmax (fun j => -(d j ^ 2) / (2 * τ1)) i)
 
 /-- **RGAT.Def-tau-sharpness**. Not proved here (Gibbs-family monotonicity:
 `d entropy / dτ = Var(E)/τ³ ≥ 0`). -/

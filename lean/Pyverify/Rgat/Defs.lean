@@ -118,7 +118,7 @@ noncomputable def softmax {T : ℕ} (l : Fin T → ℝ) : Fin T → ℝ :=
 /-- **RGAT.Alg** (steps 2–3): the GSM logits `ℓ_ij = -(2τ)⁻¹ d_geo(μ_i, r_j)²`. -/
 noncomputable def gsmLogits {m n : ℕ} (μ : Fin m → ℍ[ℝ]) (r : Fin n → ℍ[ℝ]) (τ : ℝ) :
     Fin m → Fin n → ℝ :=
-  fun i j => -(dgeo (μ i) (r j)) ^ 2 / (2 * τ)
+  fun i j => -(dgeo (μ i) (r j) ^ 2) / (2 * τ)
 
 /-- **S5**: the heat kernel `K_ij = exp(-d_geo(μ_i, r_j)² / (2τ))`. -/
 noncomputable def gsmKernel {m n : ℕ} (μ : Fin m → ℍ[ℝ]) (r : Fin n → ℍ[ℝ]) (τ : ℝ) :
@@ -195,7 +195,7 @@ theorem stack_succ {X : Type*} (F : ℕ → X → X) (n : ℕ) (x : X) :
 Mathlib's norm of the function type `Fin T → E` (the supremum of the row norms); for
 `E = EuclideanSpace ℝ (Fin d)` the rows carry the Euclidean norm. No separate definition is
 needed: the statements below use `‖X‖` for `X : Fin T → E`. -/
-abbrev Seq (T : ℕ) (E : Type*) := Fin T → E
+abbrev TokenSeq (T : ℕ) (E : Type*) := Fin T → E
 
 /-! ## Basic algebraic facts -/
 
