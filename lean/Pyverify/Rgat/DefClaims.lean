@@ -32,6 +32,26 @@ theorem pureQ_imI (u : Vec3) : (pureQ u).imI = u 0 := rfl
 theorem pureQ_imJ (u : Vec3) : (pureQ u).imJ = u 1 := rfl
 theorem pureQ_imK (u : Vec3) : (pureQ u).imK = u 2 := rfl
 
+theorem qdot_sub_right (q a b : ℍ[ℝ]) : qdot q (a - b) = qdot q a - qdot q b := by
+  unfold qdot
+  rw [qre_sub, qimI_sub, qimJ_sub, qimK_sub]
+  ring
+
+theorem qdot_sub_left (q a b : ℍ[ℝ]) : qdot (a - b) q = qdot a q - qdot b q := by
+  unfold qdot
+  rw [qre_sub, qimI_sub, qimJ_sub, qimK_sub]
+  ring
+
+theorem qdot_smul_right (q a : ℍ[ℝ]) (c : ℝ) : qdot q (c • a) = c * qdot q a := by
+  unfold qdot
+  rw [qre_smul, qimI_smul, qimJ_smul, qimK_smul]
+  ring
+
+theorem qdot_smul_left (q a : ℍ[ℝ]) (c : ℝ) : qdot (c • a) q = c * qdot a q := by
+  unfold qdot
+  rw [qre_smul, qimI_smul, qimJ_smul, qimK_smul]
+  ring
+
 theorem qdot_self_nonneg (q : ℍ[ℝ]) : 0 ≤ qdot q q := by
   unfold qdot
   nlinarith [sq_nonneg q.re, sq_nonneg q.imI, sq_nonneg q.imJ, sq_nonneg q.imK]
@@ -230,8 +250,71 @@ theorem not_inj_rad : ¬ InjRadStatement := by
   rw [h] at hD
   linarith
 
+/-- A quaternion with `⟨v, v⟩ = 0` is zero. -/
+theorem eq_zero_of_qdot_self {v : ℍ[ℝ]} (h : qdot v v = 0) : v = 0 := by
+  unfold qdot at h
+  have h0 : v.re = 0 := by
+    nlinarith [sq_nonneg v.re, sq_nonneg v.imI, sq_nonneg v.imJ, sq_nonneg v.imK]
+  have h1 : v.imI = 0 := by
+    nlinarith [sq_nonneg v.re, sq_nonneg v.imI, sq_nonneg v.imJ, sq_nonneg v.imK]
+  have h2 : v.imJ = 0 := by
+    nlinarith [sq_nonneg v.re, sq_nonneg v.imI, sq_nonneg v.imJ, sq_nonneg v.imK]
+  have h3 : v.imK = 0 := by
+    nlinarith [sq_nonneg v.re, sq_nonneg v.imI, sq_nonneg v.imJ, sq_nonneg v.imK]
+  ext
+  · exact h0
+  · exact h1
+  · exact h2
+  · exact h3
+
+/-- A generator of norm `0` is zero. -/
+theorem eq_zero_of_norm3_eq_zero {u : Vec3} (h : norm3 u = 0) : u = 0 := by
+  unfold norm3 at h
+  have hd : dot3 u u ≤ 0 := Real.sqrt_eq_zero'.mp h
+  unfold dot3 at hd
+  apply vec3_ext
+  · show u 0 = 0
+    nlinarith [sq_nonneg (u 0), sq_nonneg (u 1), sq_nonneg (u 2)]
+  · show u 1 = 0
+    nlinarith [sq_nonneg (u 0), sq_nonneg (u 1), sq_nonneg (u 2)]
+  · show u 2 = 0
+    nlinarith [sq_nonneg (u 0), sq_nonneg (u 1), sq_nonneg (u 2)]
+
+/-- `exp` is injective on the open ball `‖u‖ < π`. -/
+theorem qexp_injOn {u v : Vec3} (hu : norm3 u < Real.pi) (hv : norm3 v < Real.pi)
+    (h : qexp u = qexp v) : u = v := by
+  have hre : Real.cos (norm3 u) = Real.cos (norm3 v) := congrArg (fun q : ℍ[ℝ] => q.re) h
+  have hI : Real.sin (norm3 u) / norm3 u * u 0 = Real.sin (norm3 v) / norm3 v * v 0 :=
+    congrArg (fun q : ℍ[ℝ] => q.imI) h
+  have hJ : Real.sin (norm3 u) / norm3 u * u 1 = Real.sin (norm3 v) / norm3 v * v 1 :=
+    congrArg (fun q : ℍ[ℝ] => q.imJ) h
+  have hK : Real.sin (norm3 u) / norm3 u * u 2 = Real.sin (norm3 v) / norm3 v * v 2 :=
+    congrArg (fun q : ℍ[ℝ] => q.imK) h
+  have hn : norm3 u = norm3 v :=
+    Real.injOn_cos ⟨norm3_nonneg u, hu.le⟩ ⟨norm3_nonneg v, hv.le⟩ hre
+  rcases (norm3_nonneg u).lt_or_eq with hpos | hzero
+  · have hs : 0 < Real.sin (norm3 u) := Real.sin_pos_of_pos_of_lt_pi hpos hu
+    have hc : Real.sin (norm3 u) / norm3 u ≠ 0 := (div_pos hs hpos).ne'
+    rw [← hn] at hI hJ hK
+    apply vec3_ext
+    · exact mul_left_cancel₀ hc hI
+    · exact mul_left_cancel₀ hc hJ
+    · exact mul_left_cancel₀ hc hK
+  · have hv0 : norm3 v = 0 := by rw [← hn]; exact hzero.symm
+    rw [eq_zero_of_norm3_eq_zero hzero.symm, eq_zero_of_norm3_eq_zero hv0]
+
+/-- `exp` maps the sphere `‖u‖ = π` to `-1`. -/
+theorem qexp_of_norm3_eq_pi {u : Vec3} (hu : norm3 u = Real.pi) : qexp u = -1 := by
+  ext <;> simp [qexp, hu]
+
 theorem inj_rad_corrected : InjRadCorrectedStatement := by
-  sorry
+  refine ⟨fun u v hu hv h => qexp_injOn hu hv h, fun u hu => qexp_of_norm3_eq_pi hu,
+    Real.pi, fun q k _ _ => Real.arccos_le_pi _, ⟨qOne, -qOne, qOne_unit, ?_, ?_⟩, rfl⟩
+  · show qdot (-qOne) (-qOne) = 1
+    rw [qdot_neg_left, qdot_neg_right, neg_neg]
+    exact qOne_unit
+  · unfold arcDist
+    rw [qdot_qOne_neg, Real.arccos_neg_one]
 
 /-! ## Metric and exponential map -/
 
@@ -495,10 +578,20 @@ theorem rotorProj_unit (m : Fin 8 → ℝ) (hm : 0 < qdot (evenPart m) (evenPart
   unfold qnorm
   rw [Real.sq_sqrt hm.le, inv_mul_cancel₀ hm.ne']
 
+theorem evenPart_smul (c : ℝ) (m : Fin 8 → ℝ) : evenPart (c • m) = c • evenPart m := by
+  ext <;> simp [evenPart]
+
+theorem qnorm_smul {c : ℝ} (hc : 0 ≤ c) (x : ℍ[ℝ]) : qnorm (c • x) = c * qnorm x := by
+  unfold qnorm
+  rw [qdot_smul_left, qdot_smul_right, ← mul_assoc, Real.sqrt_mul (mul_self_nonneg c),
+    Real.sqrt_mul_self hc]
+
 theorem rotor_projection : RotorProjStatement := by
   intro m c hm hc
   refine ⟨rotorProj_unit m hm, ?_⟩
-  sorry
+  unfold rotorProj
+  rw [evenPart_smul, qnorm_smul hc.le, smul_smul, mul_inv, mul_comm c⁻¹, mul_assoc,
+    inv_mul_cancel₀ hc.ne', mul_one]
 
 /-! ## Group actions -/
 
@@ -545,26 +638,6 @@ def TangentProjStatement : Prop :=
     tangentProj q (tangentProj q w) = tangentProj q w ∧
     (qdot q w = 0 → tangentProj q w = w) ∧
     qdot v (tangentProj q w) = qdot (tangentProj q v) w
-
-theorem qdot_sub_right (q a b : ℍ[ℝ]) : qdot q (a - b) = qdot q a - qdot q b := by
-  unfold qdot
-  rw [qre_sub, qimI_sub, qimJ_sub, qimK_sub]
-  ring
-
-theorem qdot_sub_left (q a b : ℍ[ℝ]) : qdot (a - b) q = qdot a q - qdot b q := by
-  unfold qdot
-  rw [qre_sub, qimI_sub, qimJ_sub, qimK_sub]
-  ring
-
-theorem qdot_smul_right (q a : ℍ[ℝ]) (c : ℝ) : qdot q (c • a) = c * qdot q a := by
-  unfold qdot
-  rw [qre_smul, qimI_smul, qimJ_smul, qimK_smul]
-  ring
-
-theorem qdot_smul_left (q a : ℍ[ℝ]) (c : ℝ) : qdot (c • a) q = c * qdot a q := by
-  unfold qdot
-  rw [qre_smul, qimI_smul, qimJ_smul, qimK_smul]
-  ring
 
 theorem tangent_projector : TangentProjStatement := by
   intro q v w hq
