@@ -151,4 +151,8 @@ theorem not_bridge_stack : ¬ BridgeStackStatement := by
     linarith
   exact hl1 ((Real.exp_eq_one_iff (x := _)).mp h5)
 
+/-- **RGAT.Def-constants** is false: its `C_stack` clause is the printed S4.stack. -/
+theorem not_absorbed_constants : ¬ AbsorbedConstantsStatement :=
+  fun h => not_bridge_stack h.2
+
 end Pyverify.Rgat
