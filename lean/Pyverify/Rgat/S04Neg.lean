@@ -103,11 +103,11 @@ theorem not_bridge_stack : ¬ BridgeStackStatement := by
   simp only [Finset.prod_range_one, mul_zero, zero_mul] at key
   have hD := norm_le_zero_iff.mp key
   have h0 := congrFun hD 0
-  have h1 : (∑ j : Fin 2, gsmWeightsGen (negQ 0) (negK 0) 1 0 j * negV j)
-      - ∑ j : Fin 2, stdWeights (negQ 0) (negK 0) 1 0 j * negV j = 0 := h0
+  have h1 : (∑ j : Fin 2, gsmWeightsGen (negQ 0) (negK 0) 1 0 j • negV j)
+      - ∑ j : Fin 2, stdWeights (negQ 0) (negK 0) 1 0 j • negV j = 0 := h0
   have hv0 : negV 0 = 1 := rfl
   have hv1 : negV 1 = 0 := rfl
-  simp only [Fin.sum_univ_two, hv0, hv1, mul_one, mul_zero, add_zero] at h1
+  simp only [Fin.sum_univ_two, hv0, hv1, smul_eq_mul, mul_one, mul_zero, add_zero] at h1
   -- the softmax row is uniform
   have hS : stdWeights (negQ 0) (negK 0) 1 0 0 = 1 / 2 := by
     have hl : ∀ j, stdLogits (negQ 0) (negK 0) 1 0 j = 0 := by
