@@ -447,7 +447,15 @@ theorem qexp_injOn {u v : Vec3} (hu : norm3 u < Real.pi) (hv : norm3 v < Real.pi
 
 /-- `exp` maps the sphere `‖u‖ = π` to `-1`. -/
 theorem qexp_of_norm3_eq_pi {u : Vec3} (hu : norm3 u = Real.pi) : qexp u = -1 := by
-  ext <;> simp [qexp, hu]
+  ext
+  · show Real.cos (norm3 u) = -1
+    rw [hu, Real.cos_pi]
+  · show Real.sin (norm3 u) / norm3 u * u 0 = -0
+    rw [hu, Real.sin_pi, zero_div, zero_mul, neg_zero]
+  · show Real.sin (norm3 u) / norm3 u * u 1 = -0
+    rw [hu, Real.sin_pi, zero_div, zero_mul, neg_zero]
+  · show Real.sin (norm3 u) / norm3 u * u 2 = -0
+    rw [hu, Real.sin_pi, zero_div, zero_mul, neg_zero]
 
 theorem inj_rad_corrected : InjRadCorrectedStatement := by
   refine ⟨fun u v hu hv h => qexp_injOn hu hv h, fun u hu => qexp_of_norm3_eq_pi hu,
@@ -482,10 +490,28 @@ theorem norm3_zero : norm3 0 = 0 := by
   unfold norm3 dot3
   simp
 
+theorem qexp_zero : qexp 0 = 1 := by
+  ext
+  · show Real.cos (norm3 0) = 1
+    rw [norm3_zero, Real.cos_zero]
+  · show Real.sin (norm3 0) / norm3 0 * (0 : Vec3) 0 = 0
+    rw [norm3_zero, Real.sin_zero, zero_div, zero_mul]
+  · show Real.sin (norm3 0) / norm3 0 * (0 : Vec3) 1 = 0
+    rw [norm3_zero, Real.sin_zero, zero_div, zero_mul]
+  · show Real.sin (norm3 0) / norm3 0 * (0 : Vec3) 2 = 0
+    rw [norm3_zero, Real.sin_zero, zero_div, zero_mul]
+
 theorem qexp_formula : ExpStatement := by
-  refine ⟨?_, fun u => ?_⟩
-  · ext <;> simp [qexp, norm3_zero] <;> ring
-  · ext <;> simp [qexp, pureQ] <;> ring
+  refine ⟨qexp_zero, fun u => ?_⟩
+  ext
+  · show Real.cos (norm3 u) = Real.cos (norm3 u) + Real.sin (norm3 u) / norm3 u * 0
+    ring
+  · show Real.sin (norm3 u) / norm3 u * u 0 = 0 + Real.sin (norm3 u) / norm3 u * u 0
+    ring
+  · show Real.sin (norm3 u) / norm3 u * u 1 = 0 + Real.sin (norm3 u) / norm3 u * u 1
+    ring
+  · show Real.sin (norm3 u) / norm3 u * u 2 = 0 + Real.sin (norm3 u) / norm3 u * u 2
+    ring
 
 /-- **RGAT.Def-exp-halfangle** (rgat, Definitions): `‖u‖` is the half-angle of the rotation
 corresponding to `exp(u)`: its rotation angle (in `[0, π]`, `rotAngle`) is `2‖u‖`, for

@@ -40,19 +40,19 @@ def negV : Fin 2 → ℝ := ![1, 0]
 def negΦ : ℕ → (Fin 2 → Fin 2 → ℝ) → (Fin 2 → ℝ) → (Fin 2 → ℝ) := fun _ P _ => attnOut P negV
 
 theorem qdot_one_one : qdot 1 1 = 1 := by
-  unfold qdot
-  simp
+  show (1 : ℝ) * 1 + 0 * 0 + 0 * 0 + 0 * 0 = 1
+  norm_num
 
 theorem dgeo_one_one : dgeo 1 1 = 0 := by
   unfold dgeo simil
   rw [qdot_one_one, abs_one, Real.arccos_one, mul_zero]
 
 theorem qdot_one_qexp_e1 : qdot 1 (qexp e1) = Real.cos 1 := by
-  have hre : (qexp e1).re = Real.cos 1 := by
-    show Real.cos (norm3 e1) = Real.cos 1
-    rw [norm3_e1]
-  unfold qdot
-  simp [hre]
+  show (1 : ℝ) * Real.cos (norm3 e1) + 0 * (Real.sin (norm3 e1) / norm3 e1 * e1 0)
+    + 0 * (Real.sin (norm3 e1) / norm3 e1 * e1 1) + 0 * (Real.sin (norm3 e1) / norm3 e1 * e1 2)
+    = Real.cos 1
+  rw [norm3_e1]
+  ring
 
 theorem abs_cos_one_lt_one : |Real.cos 1| < 1 := by
   have hs : 0 < Real.sin 1 :=
