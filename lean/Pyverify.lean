@@ -1,6 +1,5 @@
--- Root module of the pyverify Lean library.
--- Helper A (ESPR tiers T0–T4) imports its modules here; the modules of the other parts
--- (ESPR tiers T5–T8′, RGAT S1–S14, ...) are added at merge time.
+-- Root module of the pyverify Lean library: every module of the formalization.
+-- ESPR derivation (tiers T0–T8′)
 import Pyverify.Espr.Defs
 import Pyverify.Espr.Tier0
 import Pyverify.Espr.Tier1
@@ -8,3 +7,18 @@ import Pyverify.Espr.Tier2
 import Pyverify.Espr.Tier3
 import Pyverify.Espr.Tier4
 import Pyverify.Espr.Sharpened
+-- RGAT supplement (S1–S14)
+import Pyverify.Rgat.Defs
+import Pyverify.Rgat.DefClaims
+import Pyverify.Rgat.LogMap
+import Pyverify.Rgat.S01
+import Pyverify.Rgat.S02
+import Pyverify.Rgat.S03
+import Pyverify.Rgat.S04
+import Pyverify.Rgat.S04Neg
+import Pyverify.Rgat.S05
+import Pyverify.Rgat.S07
+import Pyverify.Rgat.S09
+import Pyverify.Rgat.S10
+import Pyverify.Rgat.S12
+import Pyverify.Rgat.S14
