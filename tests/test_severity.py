@@ -33,3 +33,17 @@ def test_a_substantive_refutation_is_not_shown_as_a_typo(capsys):
     assert main(["check", "ESPR.Thm2", "--budget", "quick", "--format", "json", "--jobs", "1"]) == 0
     row = json.loads(capsys.readouterr().out)["claims"][0]
     assert row["verdict"] == "refuted" and row["severity"]["level"] == "substantive"
+
+
+def test_a_definition_the_code_realises_is_consistent_not_holds():
+    """Issue 13 §4: a check of a definition is evidence about the implementation, not the document."""
+    from pyverify.engine import run_claim
+    from pyverify.registry import Claim
+
+    check = {"given": {"S": "skew(3)"}, "assert": "cayley(S).T @ cayley(S) == I(3)"}
+    def claim(kind):
+        return Claim.model_validate({"id": "X.1", "title": "t", "document": "d", "locator": "l", "kind": kind,
+                                     "statement": "s", "check": check})
+    assert run_claim(claim("definition"), {}, budget="quick").verdict.value == "consistent"
+    assert run_claim(claim("hypothesis"), {}, budget="quick").verdict.value == "consistent"
+    assert run_claim(claim("identity"), {}, budget="quick").verdict.value == "holds"

@@ -9,7 +9,8 @@ Verdict rules (README, "Verdicts"), for one claim:
 * a violation found by the search, confirmed on the independent one-instance path -> ``refuted`` with a
   witness (a failure of a later step — shrinking, certification — is recorded, never loses it);
 * otherwise ``holds`` with the worst relative error / tightness; upgraded to ``symbolic`` when a SymPy
-  proof was requested and succeeded.
+  proof was requested and succeeded; ``consistent`` instead of ``holds`` for a definition, notation or
+  modelling hypothesis (the check shows that the implementation realises it: evidence about the code).
 
 The kinds of relation (``relations/``): pointwise identities and bounds, measured orders, unnamed
 constants, Monte-Carlo expectations, existence.
@@ -23,7 +24,7 @@ import torch
 
 from ..checks import dsl
 from ..checks.compiled import CheckError, compile_check, sweep
-from ..registry import Claim, Verdict
+from ..registry import Claim, Kind, Verdict
 from .relations import expectation, order, pointwise
 from .result import BUDGETS, Budget, Result
 
@@ -48,8 +49,15 @@ def run_claim(claim: Claim, conventions: dict[str, str], budget: str = "default"
             res.message += f"; a later step failed: {type(exc).__name__}: {exc}"
         else:
             res.verdict, res.message = Verdict.error, f"{type(exc).__name__}: {exc}"
+    if res.verdict is Verdict.holds and claim.kind in DEFINITIONAL:
+        res.verdict = Verdict.consistent
+        res.message = f"the implementation agrees with this {claim.kind.value}: {res.message}"
     res.elapsed_s = time.perf_counter() - start
     return res
+
+
+# kinds whose check can only show that the code realises what the document sets up
+DEFINITIONAL = frozenset({Kind.definition, Kind.notation, Kind.hypothesis})
 
 
 def relation_kind(claim: Claim) -> str:

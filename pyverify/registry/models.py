@@ -44,6 +44,9 @@ class Verdict(str, Enum):
     proved = "proved"  # Lean, only after `lake build` in the same run
     symbolic = "symbolic"  # SymPy reduced the identity to zero
     holds = "holds"  # no violation in the random and adversarial search
+    # a definition or modelling hypothesis that the implementation agrees with: evidence about the code,
+    # not about the document, so it is kept out of the `holds` counts
+    consistent = "consistent"
     refuted = "refuted"  # a re-checked counterexample
     vacuous = "vacuous"  # unsatisfiable hypotheses, or no better than the trivial baseline
     not_checkable = "not-checkable"  # with the reason

@@ -13,13 +13,14 @@ from markupsafe import Markup
 from .layout import NODE_H, NODE_W, GraphLayout
 
 VERDICT_FILL = {
-    "proved": "#1a7f37", "symbolic": "#2da44e", "holds": "#aceebb", "refuted": "#d1242f",
+    "proved": "#1a7f37", "symbolic": "#2da44e", "holds": "#aceebb", "consistent": "#b6e3ff", "refuted": "#d1242f",
     "vacuous": "#d4a72c", "not-checkable": "#eaeef2", "error": "#8250df", None: "#ffffff",
 }
 VERDICT_MEANING = {
     "proved": "proved in Lean (checked by lake build in this run)",
     "symbolic": "identity reduced to zero by SymPy",
     "holds": "no counterexample found in the numeric search",
+    "consistent": "a definition or hypothesis the implementation agrees with (evidence about the code)",
     "refuted": "refuted: a re-checked counterexample",
     "vacuous": "vacuous: hypotheses never met, or no better than a trivial baseline",
     "not-checkable": "not checkable by code (reason given)",
