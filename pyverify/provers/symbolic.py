@@ -20,12 +20,8 @@ from sympy.polys.rings import sring
 
 from ..checks import dsl
 from ..checks.compiled import compile_check, sweep
-from ..checks.samplers import CommutingSkew, Mat, Orth, Scalar, Skew, SkewFamily, Sym, Vec
+from ..checks.samplers import SymbolicUnsupported
 from ..checks.vocabulary import VOCABULARY, sympy_meaning
-
-
-class SymbolicUnsupported(Exception):
-    pass
 
 
 @dataclass
@@ -54,51 +50,6 @@ def _time_limit(seconds: int):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
-
-
-def _J() -> sp.Matrix:
-    return sp.Matrix([[0, -1], [1, 0]])
-
-
-def _instance(name: str, sampler, notes: list[str]) -> Any:
-    a = sampler.args
-    if isinstance(sampler, Vec):
-        return sp.Matrix(sp.symbols(f"{name}0:{int(a['n'])}", real=True))
-    if isinstance(sampler, Scalar):
-        return sp.Symbol(name, real=True)
-    if isinstance(sampler, Skew):
-        n = int(a["n"])
-        s = sp.zeros(n, n)
-        for i in range(n):
-            for j in range(i + 1, n):
-                v = sp.Symbol(f"{name}_{i}{j}", real=True)
-                s[i, j], s[j, i] = -v, v
-        return s
-    if isinstance(sampler, Sym):
-        n = int(a["n"])
-        s = sp.zeros(n, n)
-        for i in range(n):
-            for j in range(i, n):
-                s[i, j] = s[j, i] = sp.Symbol(f"{name}_{i}{j}", real=True)
-        return s
-    if isinstance(sampler, Mat) and not isinstance(sampler, (Skew, Sym)):
-        n = int(a["n"])
-        m = int(a.get("m", n))
-        return sp.Matrix(m, n, lambda i, j: sp.Symbol(f"{name}_{i}{j}", real=True))
-    if isinstance(sampler, CommutingSkew) and type(sampler).__name__ in ("StructuredPost", "CayleyPost", "NearCommutingSkew"):
-        raise SymbolicUnsupported(f"no symbolic instance for {sampler.name}")
-    if isinstance(sampler, CommutingSkew) and not isinstance(sampler, SkewFamily):
-        d, dc, m = sampler._dims()
-        notes.append(f"{name}: basis U = I, free frequencies")
-        lam = [[sp.Symbol(f"lam_{k}{u}", real=True) for u in range(m)] for k in range(dc)]
-        gens = []
-        for k in range(dc):
-            blocks = [lam[k][u] * _J() for u in range(m)] + ([sp.zeros(d - 2 * m, d - 2 * m)] if d > 2 * m else [])
-            gens.append(sp.diag(*blocks))
-        return {"L": gens, "U": sp.eye(d), "freqs": sp.Matrix(lam)}
-    if isinstance(sampler, Orth):
-        raise SymbolicUnsupported("orthogonal matrices have no free symbolic parameterisation here")
-    raise SymbolicUnsupported(f"no symbolic instance for {sampler.name}")
 
 
 def _lowest_terms(e: sp.Expr) -> sp.Expr:
@@ -225,7 +176,7 @@ def prove(claim, check, seconds: int = 60) -> Outcome:
             raise SymbolicUnsupported("random hypotheses")
         env: dict[str, Any] = dict(dims)
         for name, sampler in comp.givens.items():
-            env[name] = _instance(name, sampler, notes)
+            env[name] = sampler.symbolic_instance(name, notes)
         backend = SympyBackend()
         with _time_limit(seconds):
             for name, node in comp.where:
