@@ -167,8 +167,8 @@ def _is_zero(expr: Any) -> bool:
 
 
 def prove(claim, check, seconds: int = 60) -> Outcome:
-    spec = dict(check.symbolic or {})
-    dims = dict(spec.get("dims") or sweep(check)[0])
+    spec = check.symbolic
+    dims = dict(spec.dims if spec is not None and spec.dims else sweep(check)[0])
     notes: list[str] = []
     try:
         comp = compile_check(check, dims, "relation")

@@ -15,8 +15,6 @@ from pydantic import ValidationError
 from .models import (DEFAULT_REGISTRY, Claim, Document, Location, Problem, Registry, RegistryError)
 
 
-
-
 class _LineDict(dict):
     """A mapping that remembers where it and each of its keys stand in the YAML file."""
 
@@ -97,6 +95,17 @@ def _pydantic_problems(exc: ValidationError, raw: _LineDict, shown: str, claim_i
             msg = "required field is missing"
         out.append(Problem(Location(shown, line), f"{where}: {msg}", claim_id))
     return out
+
+
+def _nested_key_lines(node: Any, prefix: str, out: dict[str, int]) -> None:
+    """Record the line of every key below ``prefix`` as a dotted path (``check.given.x``), so a problem
+    found in a nested check key points at its own line."""
+    if not isinstance(node, _LineDict):
+        return
+    for key, value in node.items():
+        path = f"{prefix}.{key}"
+        out[path] = node.key_lines.get(str(key), node.line)
+        _nested_key_lines(value, path, out)
 
 
 def registry_files(path: Path) -> list[Path]:
@@ -181,6 +190,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
         claims[claim.id] = claim
         locations[claim.id] = here
         key_lines[claim.id] = dict(item.key_lines)
+        _nested_key_lines(item.get("check"), "check", key_lines[claim.id])
         problems.extend(_finding_shape_problems(claim, item, shown))
 
     if problems:

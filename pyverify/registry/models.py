@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, field_validator, model_validator
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_REGISTRY = PROJECT_ROOT / "claims"
@@ -99,6 +99,41 @@ class Finding(_Strict):
     note: str = Field(min_length=1)
 
 
+# A sweep variable: a name usable in samplers and expressions (the checks layer also rejects names that
+# shadow a constant, function or sampler of the language: checks/validate.py).
+VariableName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
+Number = Union[StrictInt, StrictFloat]
+PositiveNumber = Annotated[Number, Field(gt=0)]
+# one value, or the non-empty list of values the sweep runs through (smallest first)
+DimValue = Union[Number, Annotated[list[Number], Field(min_length=1)]]
+
+
+class Order(_Strict):
+    """``relation: order``: the quantity's log-log slope in ``param`` over ``values`` against ``claimed``."""
+
+    param: VariableName
+    values: list[PositiveNumber] = Field(min_length=3)  # a slope needs >= 3 points; logs need > 0
+    claimed: Number
+    direction: Literal["zero", "infinity"] | None = None  # none: read from the order of ``values``
+    tol: PositiveNumber = 0.25  # slack on the slope
+    exact: bool = False  # also refute an order better than claimed
+
+    @model_validator(mode="after")
+    def _geometric(self) -> "Order":
+        if len(set(self.values)) != len(self.values):
+            raise ValueError("order.values: repeated value (the slope needs distinct points)")
+        return self
+
+    def resolved_direction(self) -> str:
+        return self.direction or ("zero" if self.values[-1] < self.values[0] else "infinity")
+
+
+class Symbolic(_Strict):
+    """Also prove the identity with SymPy at the given (small) sweep values; default the smallest."""
+
+    dims: dict[VariableName, Number] | None = None
+
+
 class Check(BaseModel):
     """The executable part of a claim; its expressions are parsed and judged by the engine.
 
@@ -114,12 +149,12 @@ class Check(BaseModel):
     assert_: str | None = Field(default=None, alias="assert")
     relation: Literal["auto", "identity", "bound", "order", "constant", "expectation", "exists"] = "auto"
     tol: float | None = None
-    order: dict[str, Any] | None = None
+    order: Order | None = None
     baseline: str | None = None
-    samples: int | None = None
-    symbolic: dict[str, Any] | None = None
+    samples: int | None = Field(default=None, gt=0)
+    symbolic: Symbolic | None = None
     not_checkable: str | None = None
-    dims: dict[str, Any] | None = None
+    dims: dict[VariableName, DimValue] | None = None
     conventions: dict[str, str] = Field(default_factory=dict)
 
     _v_conv = field_validator("conventions")(_check_conventions)
@@ -229,9 +264,13 @@ class Registry:
         return out
 
     def line_of(self, claim_id: str, key: str | None = None) -> Location:
+        """Where a claim's key stands; a dotted key (``check.given.x``) falls back to its nearest parent."""
         loc = self.locations[claim_id]
-        if key is not None and key in self.key_lines.get(claim_id, {}):
-            return Location(loc.file, self.key_lines[claim_id][key])
+        lines = self.key_lines.get(claim_id, {})
+        while key:
+            if key in lines:
+                return Location(loc.file, lines[key])
+            key = key.rpartition(".")[0]
         return loc
 
 
