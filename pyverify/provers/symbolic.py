@@ -73,6 +73,10 @@ def _canonical(x: Any) -> Any:
 
 
 class SympyBackend(dsl.Backend):
+    def __init__(self, conventions: dict[str, str] | None = None):
+        # the claim's conventions fill the same keywords as in torch (displacement(ri, rj) means one thing)
+        self.conventions = conventions or {}
+
     def binop(self, op, a, b):
         if op == "@":
             return _canonical(a * b)
@@ -105,7 +109,7 @@ class SympyBackend(dsl.Backend):
         fn = record.sympy if record is not None else None
         if fn is None or kwargs:
             raise SymbolicUnsupported(f"function {name} has no SymPy meaning here")
-        return _canonical(fn(*args))
+        return _canonical(fn(*args, **record.convention_kwargs(self.conventions)))
 
 
 def _expm(m: sp.Matrix) -> sp.Matrix:
@@ -149,6 +153,7 @@ _SYMPY_MEANINGS = {
     "generator_sum": _gen_sum,
     "R_str": _rstr,
     "cayley": _cayley,
+    "displacement": lambda ri, rj, convention="rj-ri": rj - ri if convention == "rj-ri" else ri - rj,
 }
 for _name, _fn in _SYMPY_MEANINGS.items():
     sympy_meaning(_name)(_fn)
@@ -166,18 +171,18 @@ def _is_zero(expr: Any) -> bool:
     return False
 
 
-def prove(claim, check, seconds: int = 60) -> Outcome:
+def prove(claim, check, seconds: int = 60, conventions: dict[str, str] | None = None) -> Outcome:
     spec = check.symbolic
     dims = dict(spec.dims if spec is not None and spec.dims else sweep(check)[0])
     notes: list[str] = []
     try:
-        comp = compile_check(check, dims, "relation")
+        comp = compile_check(check, dims, "relation", conventions)
         if comp.randoms:
             raise SymbolicUnsupported("random hypotheses")
         env: dict[str, Any] = dict(dims)
         for name, sampler in comp.givens.items():
             env[name] = sampler.symbolic_instance(name, notes)
-        backend = SympyBackend()
+        backend = SympyBackend(comp.conventions)
         with _time_limit(seconds):
             for name, node in comp.where:
                 env[name] = dsl.evaluate(node, env, backend)
