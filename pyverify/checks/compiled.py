@@ -299,7 +299,7 @@ def compile_check(check: Check, dims: dict[str, Any], relation: str, conventions
             raise CheckError(f"assume: {exc}", ("assume",)) from None
     baseline = (_parse(check.baseline, known, "baseline", relations=False, key=("baseline",))
                 if check.baseline else None)
-    conv = {**(conventions or {}), **check.conventions}
+    conv = {**(conventions or {}), **check.conventions.given()}
     return Compiled(check, dims, givens, randoms, where, relations, assumes, quantity, baseline, check.assert_, conv)
 
 

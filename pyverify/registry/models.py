@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat, StrictInt, create_model, field_validator, model_validator
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_REGISTRY = PROJECT_ROOT / "claims"
@@ -69,13 +69,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _check_conventions(value: dict[str, str]) -> dict[str, str]:
-    for key, val in value.items():
-        if key not in CONVENTIONS:
-            raise ValueError(f"unknown convention {key!r}; known: {', '.join(CONVENTIONS)}")
-        if val not in CONVENTIONS[key]:
-            raise ValueError(f"convention {key}={val!r} not one of {', '.join(CONVENTIONS[key])}")
-    return value
+class _ConventionsBase(_Strict):
+    def given(self) -> dict[str, str]:
+        """The keys set at this level, as a plain mapping."""
+        return self.model_dump(exclude_none=True)
+
+
+# Conventions set at one level (document, claim, check): one optional Literal field per key of CONVENTIONS,
+# so a misspelt key or value is an error at its own line, naming the accepted keys or values.
+Conventions = create_model(
+    "Conventions", __base__=_ConventionsBase,
+    **{key: (Optional[Literal[values]], None) for key, values in CONVENTIONS.items()})  # type: ignore[call-overload, valid-type]
 
 
 class Document(_Strict):
@@ -84,9 +88,7 @@ class Document(_Strict):
     files: list[str] = Field(min_length=1)
     notes: str | None = None
     ambient_symbols: list[str] = Field(default_factory=list)
-    conventions: dict[str, str] = Field(default_factory=dict)
-
-    _v_conv = field_validator("conventions")(_check_conventions)
+    conventions: Conventions = Field(default_factory=Conventions)
 
 
 FindingType = Literal["forward-dep", "unknown-dep", "cycle", "truncated-deps", "symbol-without-dep", "suspected-error"]
@@ -104,8 +106,17 @@ class Finding(_Strict):
 VariableName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
 Number = Union[StrictInt, StrictFloat]
 PositiveNumber = Annotated[Number, Field(gt=0)]
+def _dim_value(value: Any) -> Any:
+    """One clear error instead of one per member of the union below."""
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+    if not (number(value) or (isinstance(value, list) and value and all(number(x) for x in value))):
+        raise ValueError(f"a sweep variable takes a number or a non-empty list of numbers, got {value!r}")
+    return value
+
+
 # one value, or the non-empty list of values the sweep runs through (smallest first)
-DimValue = Union[Number, Annotated[list[Number], Field(min_length=1)]]
+DimValue = Annotated[Union[Number, Annotated[list[Number], Field(min_length=1)]], BeforeValidator(_dim_value)]
 
 
 class Order(_Strict):
@@ -155,9 +166,7 @@ class Check(BaseModel):
     symbolic: Symbolic | None = None
     not_checkable: str | None = None
     dims: dict[VariableName, DimValue] | None = None
-    conventions: dict[str, str] = Field(default_factory=dict)
-
-    _v_conv = field_validator("conventions")(_check_conventions)
+    conventions: Conventions = Field(default_factory=Conventions)
 
 
 class Claim(_Strict):
@@ -176,13 +185,12 @@ class Claim(_Strict):
     defines: list[str] = Field(default_factory=list)
     uses: list[str] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)
-    conventions: dict[str, str] = Field(default_factory=dict)
+    conventions: Conventions = Field(default_factory=Conventions)
     check: Check | None = None
     expect: Verdict | None = None
     lean: str | None = None
     notes: str | None = None
 
-    _v_conv = field_validator("conventions")(_check_conventions)
 
     @field_validator("deps", "restates")
     @classmethod
@@ -251,10 +259,10 @@ class Registry:
             if cid in self.conventions:
                 continue
             doc = self.documents.get(claim.document)
-            merged = dict(doc.conventions) if doc is not None else {}
-            merged.update(claim.conventions)
+            merged = doc.conventions.given() if doc is not None else {}
+            merged.update(claim.conventions.given())
             if claim.check is not None:
-                merged.update(claim.check.conventions)
+                merged.update(claim.check.conventions.given())
             self.conventions[cid] = merged
 
     def by_document(self) -> dict[str, list[Claim]]:
