@@ -144,3 +144,13 @@ def test_positional_and_keyword_forms_agree_and_derived_defaults_follow():
     assert parse_sampler("gaussian(4, 3)", {}).p["shape"] == [4, 3]
     with pytest.raises(SamplerError, match="must be an integer"):
         parse_sampler("vec(n)", {"n": 2.5})
+
+
+def test_the_documented_sampler_table_is_current():
+    from pathlib import Path
+
+    from pyverify.checks.samplers.docs import BEGIN, END, sampler_table
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "checks.md").read_text(encoding="utf-8")
+    block = text.partition(BEGIN)[2].partition(END)[0].strip()
+    assert block == sampler_table(), "run `python -m pyverify.checks.samplers.docs docs/checks.md`"
