@@ -205,6 +205,16 @@ CASES = [
       symbolic:
         dim: {n: 2}  # <-
     """, ["symbolic.dim", "unknown field"]),
+    ("misspelt-symbolic-dimension", """
+    check:
+      given:
+        x: 'vec(n)'
+      assert: 'x == x'
+      dims: {n: [2, 3]}
+      symbolic:
+        dims:
+          nn: 2  # <-
+    """, ["symbolic.dims: 'nn' is not a sweep variable of `dims` (n)"]),
     ("empty-dims-list", """
     check:
       given:

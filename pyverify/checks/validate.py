@@ -26,6 +26,13 @@ def _assignments(check: Check) -> list[dict[str, Any]]:
     return out
 
 
+def _stray_symbolic_dims(check: Check) -> str | None:
+    """A symbolic dimension that names no sweep variable (a typo would prove a different instance)."""
+    if check.symbolic is None or not check.symbolic.dims:
+        return None
+    return next((k for k in check.symbolic.dims if k not in (check.dims or {})), None)
+
+
 def _bind_samplers(check: Check, dims: dict[str, Any]) -> None:
     """The samplers at one more sweep assignment (the expressions do not depend on it: parsed once)."""
     for name, spec in check.given.items():
@@ -41,6 +48,12 @@ def validate_registry(registry: Registry) -> list[Problem]:
     for cid, claim in registry.claims.items():
         check = claim.check
         if check is None or check.not_checkable:
+            continue
+        stray = _stray_symbolic_dims(check)
+        if stray:
+            problems.append(Problem(registry.line_of(cid, f"check.symbolic.dims.{stray}"),
+                                    f"symbolic.dims: {stray!r} is not a sweep variable of `dims` "
+                                    f"({', '.join(check.dims or {}) or 'none'})", cid, "check"))
             continue
         relation = "order" if check.relation == "order" else "relation"
         assignments = _assignments(check)
