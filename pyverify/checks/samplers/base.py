@@ -109,6 +109,7 @@ class Constraint:
     """A condition between parameters (``lo <= hi``), checked after each parameter on its own."""
 
     text: str
+    names: tuple[str, ...]  # the parameters it relates (shown with their values when it fails)
     holds: Callable[[dict[str, Any]], bool]
 
 
@@ -131,7 +132,7 @@ def bind(cls: type["Sampler"], args: dict[str, Any]) -> dict[str, Any]:
             out[p.name] = p.check(cls.name, p.default.compute(out)) if isinstance(p.default, Derived) else p.default
     for c in cls.constraints:
         if not c.holds(out):
-            shown = ", ".join(f"{k}={v!r}" for k, v in out.items() if k in c.text)
+            shown = ", ".join(f"{k}={out[k]!r}" for k in c.names)
             raise SamplerError(f"{cls.name}: needs {c.text} (got {shown}); accepted: {cls.signature()}")
     return out
 

@@ -14,7 +14,7 @@ _DC = Param("dc", "int", positional=True, lo=1, doc="number of generators d_c")
 _FAMILY = (Param("m", "int", Derived("d // 2", lambda p: p["d"] // 2), lo=0, doc="number of active planes"),
            Param("lam", "float", 2.0, lo=0, lo_open=True, doc="bound of the frequencies"),
            Param("U", "choice", "random", choices=("random", "identity"), doc="basis: random orthogonal or I"))
-_PLANES_FIT = Constraint("2m <= d", lambda p: 2 * p["m"] <= p["d"])
+_PLANES_FIT = Constraint("2m <= d", ("m", "d"), lambda p: 2 * p["m"] <= p["d"])
 
 
 class CommutingSkew(Sampler):

@@ -7,7 +7,7 @@ import torch
 from ...attention import rotations
 from .base import Constraint, Derived, Param, Sampler, SymbolicUnsupported, _radius, _scale_to
 
-LO_LE_HI = Constraint("lo <= hi", lambda p: p["lo"] <= p["hi"])
+LO_LE_HI = Constraint("lo <= hi", ("lo", "hi"), lambda p: p["lo"] <= p["hi"])
 
 
 def _size(name: str, doc: str, **kw) -> Param:
