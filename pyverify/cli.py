@@ -105,9 +105,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         return _usage_error("--device cuda was asked for, but no CUDA device is available")
+    from .checks.validate import load_valid_registry
     from .engine import check_claims
 
-    reg = load_registry(args.registry)
+    reg = load_valid_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
     results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress)
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
@@ -188,13 +189,14 @@ def _compare(old_path: str, report: dict) -> dict:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from .checks.validate import load_valid_registry
     from .engine import check_claims
     from .provers import lean
     from .registry.graph import check_graph
     from .report import build
     from .report.writers import write_all
 
-    reg = load_registry(args.registry)
+    reg = load_valid_registry(args.registry)
     graph = check_graph(reg)
     results = check_claims(reg, (), args.budget, args.seed, args.device, args.jobs,
                            progress=sys.stderr.isatty() and not args.no_progress)

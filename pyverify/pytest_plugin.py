@@ -7,7 +7,8 @@ engine's message and the witness.
 
 Options: ``--pyverify-budget quick|default|thorough`` (default ``default``), ``--pyverify-seed N``,
 ``--pyverify-device cpu|cuda``. Registry problems (bad YAML, bad fields) are collection errors naming
-the file and line. Works with pytest-xdist: each worker loads the registry once.
+the file and line, and so are checks that do not compile (``checks/validate.py``). Works with
+pytest-xdist: each worker loads the registry once.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .registry import Registry, RegistryError, load_registry
+from .registry import Registry, RegistryError
 
 # the registries loaded in this session, one per `claims` folder (each xdist worker loads its own)
 _REGISTRIES_KEY = pytest.StashKey[dict]()
@@ -42,8 +43,11 @@ def _registry_root(path: Path) -> Path | None:
 def _registry(config: pytest.Config, root: Path) -> Registry | RegistryError:
     loaded = config.stash.setdefault(_REGISTRIES_KEY, {})
     if root not in loaded:
+        from .checks.validate import load_valid_registry  # torch only once a registry is collected
+
         try:
-            loaded[root] = load_registry(root)
+            # the checks are validated at collection: a misspelt keyword is a collection error at its line
+            loaded[root] = load_valid_registry(root)
         except RegistryError as exc:
             loaded[root] = exc
     return loaded[root]

@@ -110,3 +110,24 @@ def test_out_file_and_schema(capsys, tmp_path):
     assert code == 0 and json.loads(out_file.read_text())["claims"][0]["verdict"] == "vacuous"
     code, out, _ = run(capsys, "schema")
     assert code == 0 and json.loads(out)["properties"]["claims"]
+
+
+def test_a_check_that_does_not_compile_is_an_input_error_at_load(capsys, make_registry):
+    # found by validation before anything runs: exit 2, file:line of the `given` entry and the claim id
+    extra = "check:\n  given:\n    x: 'vec(3, hii=4)'\n  assert: 'x == x'\n"
+    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("A.1", extra=extra)})
+    for cmd in (["check"], ["report", "--out", str(root.parent / "out")]):
+        code, _, err = run(capsys, *cmd, "--registry", str(root))
+        assert code == 2 and "a.yaml:11: [A.1]" in err and "did you mean 'hi'" in err, err
+
+
+def test_pytest_collection_names_file_line_and_claim(make_registry):
+    import subprocess
+    import sys
+
+    extra = "check:\n  given:\n    pi: 'vec(3)'\n  assert: 'pi == pi'\n"
+    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("A.1", extra=extra)})
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "pyverify.pytest_plugin", "-p", "no:cacheprovider",
+                           str(root / "a.yaml")], capture_output=True, text=True, cwd=root.parent, timeout=300)
+    assert proc.returncode != 0
+    assert "a.yaml:11: [A.1]" in proc.stdout and "would shadow a constant" in proc.stdout, proc.stdout

@@ -61,7 +61,7 @@ class Page:
 @pytest.fixture
 def small_report(tmp_path, make_registry):
     text = ("claims:\n" + claim_yaml("A.1", extra=FALSE) + claim_yaml("A.2", deps="[A.1]", extra=TRUE)
-            + claim_yaml("A.3", deps="[A.2, A.1]", extra=TRUE, kind="bound") + claim_yaml("B.1", extra=TRUE, kind="definition")
+            + claim_yaml("A.3", deps="[A.2, A.1]", extra=TRUE, kind="bound") + claim_yaml("B.1", extra=TRUE.replace("expect: holds", "expect: consistent"), kind="definition")
             + claim_yaml("A.1.fixed", deps="[A.1]", extra="corrects: A.1\n" + TRUE))
     out = tmp_path / "small"
     assert main(["report", "--registry", str(make_registry({"a.yaml": text})), "--out", str(out),

@@ -20,14 +20,42 @@ from torch.func import vmap
 
 from ..registry import Check
 from . import dsl, vocabulary
-from .samplers import Sampler, SamplerError, parse_sampler
+from .samplers import SAMPLERS, Sampler, SamplerError, parse_sampler
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
            "**": operator.pow, "@": operator.matmul}
 
 
 class CheckError(ValueError):
-    """The check block cannot be compiled or run; becomes an ``error`` verdict."""
+    """The check block cannot be compiled or run; becomes an ``error`` verdict.
+
+    ``key`` is the path of the offending key inside ``check`` (``("given", "x")``), so the load-time
+    validation (``checks/validate.py``) can point at its line."""
+
+    def __init__(self, message: str, key: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.key = key
+
+
+def reserved_names() -> dict[str, str]:
+    """Names a check may not bind (given, where, dims), each with what it would shadow."""
+    out = {name: "a function of the language" for name in vocabulary.names()}
+    out.update({name: "a sampler" for name in SAMPLERS})
+    out.update({name: "a reserved word of the language" for name in (*dsl.REDUCERS, "range")})
+    out.update({name: "a constant" for name in dsl.CONSTANTS})
+    return out
+
+
+def _check_name(section: str, name: str, taken: set[str]) -> None:
+    """A bound name must be an identifier that shadows nothing: a typo must not change what is verified."""
+    if not name.isidentifier() or name.startswith("_"):
+        raise CheckError(f"{section}: {name!r} is not a usable name (an identifier not starting with _)", (section, name))
+    shadowed = reserved_names().get(name)
+    if shadowed is not None:
+        raise CheckError(f"{section}: {name!r} would shadow {shadowed} of the check language; choose another name",
+                         (section, name))
+    if name in taken:
+        raise CheckError(f"{section}: {name!r} is already bound (by dims, given or an earlier where)", (section, name))
 
 
 class TorchBackend(dsl.Backend):
@@ -231,42 +259,47 @@ def sweep(check: Check) -> list[dict[str, Any]]:
 
 def compile_check(check: Check, dims: dict[str, Any], relation: str, conventions: dict[str, str] | None = None) -> Compiled:
     """Parse the check for one sweep assignment; raise CheckError with a precise message."""
-    fnames = vocabulary.names()
+    known: set[str] = set()
+    for name in dims:
+        _check_name("dims", name, known)
+        known.add(name)
     givens: dict[str, Sampler] = {}
     randoms: dict[str, Sampler] = {}
     for name, spec in check.given.items():
-        if not name.isidentifier() or name.startswith("_") or name in fnames:
-            raise CheckError(f"given: {name!r} is not a usable name")
+        _check_name("given", name, known)
         try:
             s = parse_sampler(spec, dims)
         except SamplerError as exc:
-            raise CheckError(f"given {name}: {exc}") from None
+            raise CheckError(f"given {name}: {exc}", ("given", name)) from None
         (randoms if s.random else givens)[name] = s
-    known = set(dims) | set(givens) | set(randoms)
+        known.add(name)
     where = []
     for name, text in check.where.items():
-        if not name.isidentifier() or name.startswith("_") or name in fnames or name in known:
-            raise CheckError(f"where: {name!r} is not a usable name")
-        where.append((name, _parse(text, known, f"where {name}", relations=False)))
+        _check_name("where", name, known)
+        where.append((name, _parse(text, known, f"where {name}", relations=False, key=("where", name))))
         known.add(name)
     if not check.assert_:
         raise CheckError("check has no `assert`")
     quantity = None
     relations: list[dsl.Relation] = []
     if relation == "order":
-        quantity = _parse(check.assert_, known, "assert", relations=False)
+        quantity = _parse(check.assert_, known, "assert", relations=False, key=("assert",))
     else:
-        tree = _parse(check.assert_, known, "assert", relations=True)
+        tree = _parse(check.assert_, known, "assert", relations=True, key=("assert",))
         try:
             relations = dsl.relations(tree, check.assert_)
         except dsl.DSLError as exc:
-            raise CheckError(f"assert: {exc}") from None
+            raise CheckError(f"assert: {exc}", ("assert",)) from None
     assumes: list[dsl.Relation] = []
     for text in _assumes(check):
-        tree = _parse(text, known, "assume", relations=True)
-        assumes.extend(dsl.relations(tree, text))
-    baseline = _parse(check.baseline, known, "baseline", relations=False) if check.baseline else None
-    conv = {**(conventions or {}), **check.conventions}
+        tree = _parse(text, known, "assume", relations=True, key=("assume",))
+        try:
+            assumes.extend(dsl.relations(tree, text))
+        except dsl.DSLError as exc:
+            raise CheckError(f"assume: {exc}", ("assume",)) from None
+    baseline = (_parse(check.baseline, known, "baseline", relations=False, key=("baseline",))
+                if check.baseline else None)
+    conv = {**(conventions or {}), **check.conventions.given()}
     return Compiled(check, dims, givens, randoms, where, relations, assumes, quantity, baseline, check.assert_, conv)
 
 
@@ -277,8 +310,8 @@ def _assumes(check: Check) -> list[str]:
     return [a] if isinstance(a, str) else list(a)
 
 
-def _parse(text: str, names: set[str], where: str, relations: bool) -> ast.expr:
+def _parse(text: str, names: set[str], where: str, relations: bool, key: tuple[str, ...]) -> ast.expr:
     try:
         return dsl.parse(text, names, vocabulary.names(), allow_relations=relations)
     except dsl.DSLError as exc:
-        raise CheckError(f"{where}: {exc}") from None
+        raise CheckError(f"{where}: {exc}", key) from None

@@ -51,13 +51,34 @@ _BRACKET = ("bracket", "convention", {"AB-BA": "commutator", "(AB-BA)/2": "half_
 _SIGN = ("feature_sign", "sign", {"plus": "plus", "minus": "minus"})
 
 
-def _mat_or_vec_norm(x: torch.Tensor) -> torch.Tensor:
-    """T0.9's overloaded |.|: absolute value, Euclidean norm, or operator 2-norm."""
+_PAIRING = ("pairing", "pairing", {"adjacent": "adjacent", "half": "half"})
+_DISPLACEMENT = ("displacement", "convention", {"rj-ri": "rj-ri", "ri-rj": "ri-rj"})
+_NORM = ("norm", "convention", {v: v for v in ("operator-2", "frobenius", "euclidean", "l1", "linf")})
+_LOGIT_SCALE = ("logit_scale", "scaling", {"1/sqrt(2m)": "active", "1/sqrt(d)": "full"})
+
+
+def _mat_or_vec_norm(x: torch.Tensor, convention: str = "operator-2") -> torch.Tensor:
+    """T0.9's overloaded |.| under the document's `norm` convention: |a| of a scalar; of a vector the
+    Euclidean norm (l1 / max-abs under `l1` / `linf`); of a matrix the operator 2-norm, the Frobenius
+    norm, or the norm induced by l1 / linf. `euclidean` names a norm of vectors only: a matrix under it
+    is an error (the document did not say which matrix norm; pin one in the claim's conventions)."""
     if x.dim() == 0:
         return x.abs()
+    vector_ord = {"l1": 1, "linf": float("inf")}.get(convention, 2)
     if x.dim() == 1:
-        return torch.linalg.vector_norm(x)
-    return torch.linalg.matrix_norm(x, ord=2)
+        return torch.linalg.vector_norm(x, ord=vector_ord)
+    if convention == "euclidean":
+        raise ValueError("norm of a matrix under the convention norm: euclidean (a norm of vectors); "
+                         "pin norm: operator-2 or frobenius, or write opnorm(...) / fro(...)")
+    matrix_ord = {"operator-2": 2, "frobenius": "fro", "l1": 1, "linf": float("inf")}[convention]
+    return torch.linalg.matrix_norm(x, ord=matrix_ord)
+
+
+def _displacement(ri: torch.Tensor, rj: torch.Tensor, convention: str = "rj-ri") -> torch.Tensor:
+    """The relative position of j seen from i, as the document writes it (rj - ri or ri - rj)."""
+    if convention not in ("rj-ri", "ri-rj"):
+        raise ValueError(f"displacement: convention must be 'rj-ri' or 'ri-rj', got {convention!r}")
+    return rj - ri if convention == "rj-ri" else ri - rj
 
 
 def _opnorm(x: torch.Tensor) -> torch.Tensor:
@@ -126,7 +147,8 @@ VOCABULARY: dict[str, Function] = {
     "amax": Function(lambda x: _t(x).amax(), "largest element"),
     "amin": Function(lambda x: _t(x).amin(), "smallest element"),
     # norms
-    "norm": Function(_mat_or_vec_norm, "T0.9 overloaded norm: |a|, Euclidean |x|, operator 2-norm |M|"),
+    "norm": Function(_mat_or_vec_norm, "T0.9 overloaded norm |a|, |x|, |M| as the `norm` convention says",
+                     conventions=(_NORM,)),
     "vnorm": Function(lambda x: torch.linalg.vector_norm(x), "Euclidean norm of all elements"),
     "opnorm": Function(_opnorm, "operator 2-norm (largest singular value)"),
     "fro": Function(lambda x: torch.linalg.matrix_norm(x, ord="fro"), "Frobenius norm"),
@@ -152,7 +174,10 @@ VOCABULARY: dict[str, Function] = {
     "generator_sum": Function(rotations.generator_combination, "A(r) = sum_k r_k L_k"),
     "R_str": Function(rotations.rstr, "R_STR(r) = exp(A(r))"),
     "cayley": Function(rotations.cayley, "Cayley transform (I - S)(I + S)^{-1}"),
-    "rope": Function(rotations.rope, "RoPE on adjacent pairs"),
+    "rope": Function(rotations.rope, "RoPE rope(x, pos): planes of adjacent pairs or halves (`pairing`)",
+                     conventions=(_PAIRING,)),
+    "displacement": Function(_displacement, "relative position displacement(ri, rj): rj - ri or ri - rj",
+                             conventions=(_DISPLACEMENT,)),
     "rstr_closed_form": Function(rotations.rstr_closed_form, "U (+ R_2(theta_u(r)) + I) U^T (T2.7)"),
     "rstr_apply": Function(rotations.rstr_apply, "fast path: R_STR(r) x in U's basis"),
     "Pi_act": Function(rotations.Pi_act, "projector onto the active subspace, Pi_act(U, m)"),
@@ -161,7 +186,8 @@ VOCABULARY: dict[str, Function] = {
     "distance_to_structured": Function(rotations.distance_to_structured, "distance of P to the structured family"),
     "project_to_structured": Function(rotations.project_to_structured, "nearest structured post-rotation"),
     "mixing": Function(rotations.mixing, "eta_mix: size of the off-diagonal blocks of U^T P U"),
-    "espr_logits": Function(rotations.espr_logits, "Tier 4 logits"),
+    "espr_logits": Function(rotations.espr_logits, "Tier 4 logits, scale 1/sqrt(2m) or 1/sqrt(d) (`logit_scale`)",
+                            conventions=(_LOGIT_SCALE,)),
     "commutator_norms": Function(rotations.commutator_norms, "matrix of ||[L_a, L_b]||"),
     "max_comm": Function(_max_comm, "max_{k,l} ||[L_k, L_l]||"),
     # positive random features (attention/random_features.py)

@@ -45,7 +45,7 @@ def _cost_rank(claim) -> int:
     chk = claim.check
     if chk is None or chk.not_checkable:
         return 2
-    return 0 if (chk.symbolic or chk.relation in ("order", "constant")) else 1
+    return 0 if (chk.symbolic is not None or chk.relation in ("order", "constant")) else 1
 
 
 def run_parallel(reg, claims, budget, seed, device, jobs, bar):

@@ -104,6 +104,10 @@ def _eye(n: int) -> arb_mat:
 
 
 class BallBackend(dsl.Backend):
+    def __init__(self, conventions: dict[str, str] | None = None):
+        # the claim's conventions fill the same keywords as in torch (a ball `norm` must be the same norm)
+        self.conventions = conventions or {}
+
     def const(self, value):
         return Ball.scalar(float(value))
 
@@ -164,7 +168,7 @@ class BallBackend(dsl.Backend):
         fn = record.ball if record is not None else None
         if fn is None:
             raise Unsupported(f"function {name}")
-        return fn(*[a if isinstance(a, list) else _lift(a) for a in args])
+        return fn(*[a if isinstance(a, list) else _lift(a) for a in args], **record.convention_kwargs(self.conventions))
 
 
 def _opnorm(a: Ball) -> Ball:
@@ -188,10 +192,15 @@ def _opnorm(a: Ball) -> Ball:
     return Ball.scalar(lam.sqrt())
 
 
-def _norm(a: Ball) -> Ball:
+def _norm(a: Ball, convention: str = "operator-2") -> Ball:
+    """vocabulary._mat_or_vec_norm in balls, for the conventions with an enclosure here."""
     if a.ndim == 0:
         return Ball.scalar(abs(a.s()))
-    return Ball.scalar(_fro(a)) if a.ndim == 1 else _opnorm(a)
+    if a.ndim == 1 and convention in ("operator-2", "frobenius", "euclidean"):
+        return Ball.scalar(_fro(a))
+    if a.ndim == 2 and convention in ("operator-2", "frobenius"):
+        return Ball.scalar(_fro(a)) if convention == "frobenius" else _opnorm(a)
+    raise Unsupported(f"norm of a {a.ndim}-d value under norm: {convention}")
 
 
 def _expm(a: Ball) -> Ball:
@@ -304,6 +313,8 @@ _BALL_MEANINGS = {
     "Pi_null": _pi_null,
     "amax": _amax,
     "l1": lambda a: Ball.scalar(sum((abs(x) for x in a.entries()), arb(0))),
+    "displacement": lambda ri, rj, convention="rj-ri": _elementwise(
+        rj, ri, (lambda a, b: a - b) if convention == "rj-ri" else (lambda a, b: b - a)),
     "generator_sum": _generator_sum,
     "R_str": lambda L, r: _expm(_generator_sum(L, r)),
     "I": lambda n: Ball(_eye(int(float(n.s().mid()))), 2),
@@ -335,7 +346,7 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
         flint.ctx.prec = old_prec
         return {"status": f"unsupported: {exc}"}
     where = dict(comp.where)
-    backend = BallBackend()
+    backend = BallBackend(comp.conventions)
     margins, reasons = [], []
     try:
         for j in judged:

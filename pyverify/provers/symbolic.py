@@ -20,12 +20,8 @@ from sympy.polys.rings import sring
 
 from ..checks import dsl
 from ..checks.compiled import compile_check, sweep
-from ..checks.samplers import CommutingSkew, Mat, Orth, Scalar, Skew, SkewFamily, Sym, Vec
+from ..checks.samplers import SymbolicUnsupported
 from ..checks.vocabulary import VOCABULARY, sympy_meaning
-
-
-class SymbolicUnsupported(Exception):
-    pass
 
 
 @dataclass
@@ -56,51 +52,6 @@ def _time_limit(seconds: int):
         signal.signal(signal.SIGALRM, old)
 
 
-def _J() -> sp.Matrix:
-    return sp.Matrix([[0, -1], [1, 0]])
-
-
-def _instance(name: str, sampler, notes: list[str]) -> Any:
-    a = sampler.args
-    if isinstance(sampler, Vec):
-        return sp.Matrix(sp.symbols(f"{name}0:{int(a['n'])}", real=True))
-    if isinstance(sampler, Scalar):
-        return sp.Symbol(name, real=True)
-    if isinstance(sampler, Skew):
-        n = int(a["n"])
-        s = sp.zeros(n, n)
-        for i in range(n):
-            for j in range(i + 1, n):
-                v = sp.Symbol(f"{name}_{i}{j}", real=True)
-                s[i, j], s[j, i] = -v, v
-        return s
-    if isinstance(sampler, Sym):
-        n = int(a["n"])
-        s = sp.zeros(n, n)
-        for i in range(n):
-            for j in range(i, n):
-                s[i, j] = s[j, i] = sp.Symbol(f"{name}_{i}{j}", real=True)
-        return s
-    if isinstance(sampler, Mat) and not isinstance(sampler, (Skew, Sym)):
-        n = int(a["n"])
-        m = int(a.get("m", n))
-        return sp.Matrix(m, n, lambda i, j: sp.Symbol(f"{name}_{i}{j}", real=True))
-    if isinstance(sampler, CommutingSkew) and type(sampler).__name__ in ("StructuredPost", "CayleyPost", "NearCommutingSkew"):
-        raise SymbolicUnsupported(f"no symbolic instance for {sampler.name}")
-    if isinstance(sampler, CommutingSkew) and not isinstance(sampler, SkewFamily):
-        d, dc, m = sampler._dims()
-        notes.append(f"{name}: basis U = I, free frequencies")
-        lam = [[sp.Symbol(f"lam_{k}{u}", real=True) for u in range(m)] for k in range(dc)]
-        gens = []
-        for k in range(dc):
-            blocks = [lam[k][u] * _J() for u in range(m)] + ([sp.zeros(d - 2 * m, d - 2 * m)] if d > 2 * m else [])
-            gens.append(sp.diag(*blocks))
-        return {"L": gens, "U": sp.eye(d), "freqs": sp.Matrix(lam)}
-    if isinstance(sampler, Orth):
-        raise SymbolicUnsupported("orthogonal matrices have no free symbolic parameterisation here")
-    raise SymbolicUnsupported(f"no symbolic instance for {sampler.name}")
-
-
 def _lowest_terms(e: sp.Expr) -> sp.Expr:
     """A rational function as P/Q in lowest terms, by polynomial-ring gcd alone (``sp.cancel`` also runs
     ``signsimp`` and ``factor_terms`` for a nicer form, which costs most of its time and proves nothing)."""
@@ -122,6 +73,10 @@ def _canonical(x: Any) -> Any:
 
 
 class SympyBackend(dsl.Backend):
+    def __init__(self, conventions: dict[str, str] | None = None):
+        # the claim's conventions fill the same keywords as in torch (displacement(ri, rj) means one thing)
+        self.conventions = conventions or {}
+
     def binop(self, op, a, b):
         if op == "@":
             return _canonical(a * b)
@@ -154,7 +109,7 @@ class SympyBackend(dsl.Backend):
         fn = record.sympy if record is not None else None
         if fn is None or kwargs:
             raise SymbolicUnsupported(f"function {name} has no SymPy meaning here")
-        return _canonical(fn(*args))
+        return _canonical(fn(*args, **record.convention_kwargs(self.conventions)))
 
 
 def _expm(m: sp.Matrix) -> sp.Matrix:
@@ -198,6 +153,7 @@ _SYMPY_MEANINGS = {
     "generator_sum": _gen_sum,
     "R_str": _rstr,
     "cayley": _cayley,
+    "displacement": lambda ri, rj, convention="rj-ri": rj - ri if convention == "rj-ri" else ri - rj,
 }
 for _name, _fn in _SYMPY_MEANINGS.items():
     sympy_meaning(_name)(_fn)
@@ -215,18 +171,18 @@ def _is_zero(expr: Any) -> bool:
     return False
 
 
-def prove(claim, check, seconds: int = 60) -> Outcome:
-    spec = dict(check.symbolic or {})
-    dims = dict(spec.get("dims") or sweep(check)[0])
+def prove(claim, check, seconds: int = 60, conventions: dict[str, str] | None = None) -> Outcome:
+    spec = check.symbolic
+    dims = dict(spec.dims if spec is not None and spec.dims else sweep(check)[0])
     notes: list[str] = []
     try:
-        comp = compile_check(check, dims, "relation")
+        comp = compile_check(check, dims, "relation", conventions)
         if comp.randoms:
             raise SymbolicUnsupported("random hypotheses")
         env: dict[str, Any] = dict(dims)
         for name, sampler in comp.givens.items():
-            env[name] = _instance(name, sampler, notes)
-        backend = SympyBackend()
+            env[name] = sampler.symbolic_instance(name, notes)
+        backend = SympyBackend(comp.conventions)
         with _time_limit(seconds):
             for name, node in comp.where:
                 env[name] = dsl.evaluate(node, env, backend)

@@ -7,14 +7,13 @@ last-one-wins of plain ``yaml.safe_load``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+import difflib
+from typing import Any, get_args
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .models import (DEFAULT_REGISTRY, Claim, Document, Location, Problem, Registry, RegistryError)
-
-
 
 
 class _LineDict(dict):
@@ -70,7 +69,33 @@ def _read_yaml(path: Path, shown: str, problems: list[Problem]) -> Any:
     return None
 
 
-def _pydantic_problems(exc: ValidationError, raw: _LineDict, shown: str, claim_id: str | None) -> list[Problem]:
+def _model_fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The field names (as written in YAML) of the model that ``loc`` points into, for an unknown key."""
+    for part in loc[:-1]:
+        if not isinstance(part, str):
+            continue  # a list index
+        fields = {f.alias or name: f for name, f in model.model_fields.items()}
+        if part not in fields:
+            return []
+        inner = _inner_model(fields[part].annotation)
+        if inner is None:
+            return []
+        model = inner
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _inner_model(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _pydantic_problems(exc: ValidationError, raw: _LineDict, shown: str, claim_id: str | None,
+                       model: type[BaseModel]) -> list[Problem]:
     out = []
     for err in exc.errors():
         loc = err["loc"]
@@ -92,11 +117,25 @@ def _pydantic_problems(exc: ValidationError, raw: _LineDict, shown: str, claim_i
         where = ".".join(str(p) for p in loc) or "claim"
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            msg = "unknown field"
+            accepted = _model_fields_at(model, tuple(loc))
+            close = difflib.get_close_matches(str(loc[-1]), accepted, n=1)
+            msg = "unknown field" + (f" (did you mean {close[0]!r}?)" if close else "")
+            msg += f"; accepted: {', '.join(accepted)}" if accepted else ""
         elif err["type"] == "missing":
             msg = "required field is missing"
         out.append(Problem(Location(shown, line), f"{where}: {msg}", claim_id))
     return out
+
+
+def _nested_key_lines(node: Any, prefix: str, out: dict[str, int]) -> None:
+    """Record the line of every key below ``prefix`` as a dotted path (``check.given.x``), so a problem
+    found in a nested check key points at its own line."""
+    if not isinstance(node, _LineDict):
+        return
+    for key, value in node.items():
+        path = f"{prefix}.{key}"
+        out[path] = node.key_lines.get(str(key), node.line)
+        _nested_key_lines(value, path, out)
 
 
 def registry_files(path: Path) -> list[Path]:
@@ -151,7 +190,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
                     try:
                         doc = Document.model_validate(dict(item))
                     except ValidationError as exc:
-                        problems.extend(_pydantic_problems(exc, item, shown, None))
+                        problems.extend(_pydantic_problems(exc, item, shown, None, Document))
                         continue
                     if doc.key in documents:
                         problems.append(Problem(Location(shown, item.line), f"document {doc.key!r} declared twice (first at {doc_locations[doc.key]})"))
@@ -169,7 +208,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
         try:
             claim = Claim.model_validate(dict(item))
         except ValidationError as exc:
-            problems.extend(_pydantic_problems(exc, item, shown, cid))
+            problems.extend(_pydantic_problems(exc, item, shown, cid, Claim))
             continue
         here = Location(shown, item.line)
         if claim.id in claims:
@@ -181,6 +220,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
         claims[claim.id] = claim
         locations[claim.id] = here
         key_lines[claim.id] = dict(item.key_lines)
+        _nested_key_lines(item.get("check"), "check", key_lines[claim.id])
         problems.extend(_finding_shape_problems(claim, item, shown))
 
     if problems:

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat, StrictInt, create_model, field_validator, model_validator
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_REGISTRY = PROJECT_ROOT / "claims"
@@ -72,13 +72,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _check_conventions(value: dict[str, str]) -> dict[str, str]:
-    for key, val in value.items():
-        if key not in CONVENTIONS:
-            raise ValueError(f"unknown convention {key!r}; known: {', '.join(CONVENTIONS)}")
-        if val not in CONVENTIONS[key]:
-            raise ValueError(f"convention {key}={val!r} not one of {', '.join(CONVENTIONS[key])}")
-    return value
+class _ConventionsBase(_Strict):
+    def given(self) -> dict[str, str]:
+        """The keys set at this level, as a plain mapping."""
+        return self.model_dump(exclude_none=True)
+
+
+# Conventions set at one level (document, claim, check): one optional Literal field per key of CONVENTIONS,
+# so a misspelt key or value is an error at its own line, naming the accepted keys or values.
+Conventions = create_model(
+    "Conventions", __base__=_ConventionsBase,
+    **{key: (Optional[Literal[values]], None) for key, values in CONVENTIONS.items()})  # type: ignore[call-overload, valid-type]
 
 
 class Document(_Strict):
@@ -87,9 +91,7 @@ class Document(_Strict):
     files: list[str] = Field(min_length=1)
     notes: str | None = None
     ambient_symbols: list[str] = Field(default_factory=list)
-    conventions: dict[str, str] = Field(default_factory=dict)
-
-    _v_conv = field_validator("conventions")(_check_conventions)
+    conventions: Conventions = Field(default_factory=Conventions)
 
 
 FindingType = Literal["forward-dep", "unknown-dep", "cycle", "truncated-deps", "symbol-without-dep", "suspected-error"]
@@ -120,6 +122,50 @@ class ConstantSpec(_Strict):
     note: str | None = None  # why this reading of the quantifiers
 
 
+# A sweep variable: a name usable in samplers and expressions (the checks layer also rejects names that
+# shadow a constant, function or sampler of the language: checks/validate.py).
+VariableName = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
+Number = Union[StrictInt, StrictFloat]
+PositiveNumber = Annotated[Number, Field(gt=0)]
+def _dim_value(value: Any) -> Any:
+    """One clear error instead of one per member of the union below."""
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+    if not (number(value) or (isinstance(value, list) and value and all(number(x) for x in value))):
+        raise ValueError(f"a sweep variable takes a number or a non-empty list of numbers, got {value!r}")
+    return value
+
+
+# one value, or the non-empty list of values the sweep runs through (smallest first)
+DimValue = Annotated[Union[Number, Annotated[list[Number], Field(min_length=1)]], BeforeValidator(_dim_value)]
+
+
+class Order(_Strict):
+    """``relation: order``: the quantity's log-log slope in ``param`` over ``values`` against ``claimed``."""
+
+    param: VariableName
+    values: list[PositiveNumber] = Field(min_length=3)  # a slope needs >= 3 points; logs need > 0
+    claimed: Number
+    direction: Literal["zero", "infinity"] | None = None  # none: read from the order of ``values``
+    tol: PositiveNumber = 0.25  # slack on the slope
+    exact: bool = False  # also refute an order better than claimed
+
+    @model_validator(mode="after")
+    def _geometric(self) -> "Order":
+        if len(set(self.values)) != len(self.values):
+            raise ValueError("order.values: repeated value (the slope needs distinct points)")
+        return self
+
+    def resolved_direction(self) -> str:
+        return self.direction or ("zero" if self.values[-1] < self.values[0] else "infinity")
+
+
+class Symbolic(_Strict):
+    """Also prove the identity with SymPy at the given (small) sweep values; default the smallest."""
+
+    dims: dict[VariableName, Number] | None = None
+
+
 class Check(BaseModel):
     """The executable part of a claim; its expressions are parsed and judged by the engine.
 
@@ -135,16 +181,14 @@ class Check(BaseModel):
     assert_: str | None = Field(default=None, alias="assert")
     relation: Literal["auto", "identity", "bound", "order", "constant", "expectation", "exists"] = "auto"
     tol: float | None = None
-    order: dict[str, Any] | None = None
+    order: Order | None = None
     baseline: str | None = None
-    samples: int | None = None
-    symbolic: dict[str, Any] | None = None
+    samples: int | None = Field(default=None, gt=0)
+    symbolic: Symbolic | None = None
     not_checkable: str | None = None
     constant: ConstantSpec | None = None
-    dims: dict[str, Any] | None = None
-    conventions: dict[str, str] = Field(default_factory=dict)
-
-    _v_conv = field_validator("conventions")(_check_conventions)
+    dims: dict[VariableName, DimValue] | None = None
+    conventions: Conventions = Field(default_factory=Conventions)
 
 
 class Claim(_Strict):
@@ -163,14 +207,13 @@ class Claim(_Strict):
     defines: list[str] = Field(default_factory=list)
     uses: list[str] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)
-    conventions: dict[str, str] = Field(default_factory=dict)
+    conventions: Conventions = Field(default_factory=Conventions)
     check: Check | None = None
     severity: Severity | None = None  # of a refuted claim: how much the error matters
     expect: Verdict | None = None
     lean: str | None = None
     notes: str | None = None
 
-    _v_conv = field_validator("conventions")(_check_conventions)
 
     @field_validator("deps", "restates")
     @classmethod
@@ -239,10 +282,10 @@ class Registry:
             if cid in self.conventions:
                 continue
             doc = self.documents.get(claim.document)
-            merged = dict(doc.conventions) if doc is not None else {}
-            merged.update(claim.conventions)
+            merged = doc.conventions.given() if doc is not None else {}
+            merged.update(claim.conventions.given())
             if claim.check is not None:
-                merged.update(claim.check.conventions)
+                merged.update(claim.check.conventions.given())
             self.conventions[cid] = merged
 
     def by_document(self) -> dict[str, list[Claim]]:
@@ -252,9 +295,13 @@ class Registry:
         return out
 
     def line_of(self, claim_id: str, key: str | None = None) -> Location:
+        """Where a claim's key stands; a dotted key (``check.given.x``) falls back to its nearest parent."""
         loc = self.locations[claim_id]
-        if key is not None and key in self.key_lines.get(claim_id, {}):
-            return Location(loc.file, self.key_lines[claim_id][key])
+        lines = self.key_lines.get(claim_id, {})
+        while key:
+            if key in lines:
+                return Location(loc.file, lines[key])
+            key = key.rpartition(".")[0]
         return loc
 
 

@@ -213,16 +213,25 @@ def rope_frequencies(d: int, theta: float = 10000.0, *, dtype=torch.float64, dev
     return theta ** (-torch.arange(0, d // 2, dtype=dtype, device=device) * 2.0 / d)
 
 
-def rope(x: Tensor, pos: Tensor, theta: float = 10000.0) -> Tensor:
-    """Rotary position embedding on adjacent pairs (0,1), (2,3), ... with frequencies theta^{-2i/d}.
-    x (..., n, d) with d even, pos (..., n) -> (..., n, d)."""
+def rope(x: Tensor, pos: Tensor, theta: float = 10000.0, pairing: str = "adjacent") -> Tensor:
+    """Rotary position embedding with frequencies theta^{-2i/d}; plane i is the pair of coordinates
+    (2i, 2i+1) (``pairing="adjacent"``, the RoFormer layout) or (i, i + d/2) (``"half"``, the split
+    layout of many implementations).  x (..., n, d) with d even, pos (..., n) -> (..., n, d)."""
     x, pos = _floats(x, pos)
-    if x.shape[-1] % 2:
-        raise ValueError(f"rope needs an even last dimension, got d = {x.shape[-1]}")
+    d = x.shape[-1]
+    if d % 2:
+        raise ValueError(f"rope needs an even last dimension, got d = {d}")
+    if pairing not in ("adjacent", "half"):
+        raise ValueError(f"rope: pairing must be 'adjacent' or 'half', got {pairing!r}")
     if pos.shape != x.shape[:-1]:
         torch.broadcast_shapes(pos.shape, x.shape[:-1])  # raises with a clear message on mismatch
-    freqs = rope_frequencies(x.shape[-1], theta, dtype=x.dtype, device=x.device)
-    return rotate_pairs(x, pos[..., None] * freqs)
+    freqs = rope_frequencies(d, theta, dtype=x.dtype, device=x.device)
+    if pairing == "adjacent":
+        return rotate_pairs(x, pos[..., None] * freqs)
+    # the half split is the adjacent layout after interleaving the two halves, rotated, then undone
+    interleaved = torch.stack((x[..., : d // 2], x[..., d // 2:]), dim=-1).flatten(-2)
+    rotated = rotate_pairs(interleaved, pos[..., None] * freqs).unflatten(-1, (d // 2, 2))
+    return torch.cat((rotated[..., 0], rotated[..., 1]), dim=-1)
 
 
 # ----------------------------------------------------------------------------- projectors
@@ -443,11 +452,12 @@ def mixing(P: Tensor, U: Tensor, m: int, *, kind: str = "sum", ord=2) -> Tensor:
 
 def espr_logits(q: Tensor, k: Tensor, r_q: Tensor, r_k: Tensor, L: Tensor, *, P: Tensor | None = None,
                 Pi: Tensor | None = None, scale: float | Tensor | None = None,
-                convention: str = "right") -> Tensor:
+                convention: str = "right", scaling: str = "active") -> Tensor:
     """Attention logits alpha_ij = (Pi R_sp(r_i) Pi q_i)^T (Pi R_sp(r_j) Pi k_j) * scale (T4.3-T4.4), dense.
 
     q (..., n, d), k (..., n', d), r_q (..., n, d_c), r_k (..., n', d_c), L (d_c, d, d), P (d, d) or None (= I),
-    Pi (d, d) or None (= I)  ->  (..., n, n').  scale defaults to 1/sqrt(d_act), d_act = tr(Pi) (= 2m), or d.
+    Pi (d, d) or None (= I)  ->  (..., n, n').  Without an explicit ``scale``: ``scaling="active"`` gives
+    1/sqrt(d_act), d_act = tr(Pi) (= 2m; d when Pi is None), ``"full"`` gives 1/sqrt(d).
     """
     q, k, r_q, r_k, L = _floats(q, k, r_q, r_k, L)
     d = q.shape[-1]
@@ -461,6 +471,10 @@ def espr_logits(q: Tensor, k: Tensor, r_q: Tensor, r_k: Tensor, L: Tensor, *, P:
         R = rsp(L, r, P, convention=convention)  # (..., n, d, d)
         return ((R @ (z @ Pi.mT)[..., None]).squeeze(-1)) @ Pi.mT
 
+    if scaling not in ("active", "full"):
+        raise ValueError(f"espr_logits: scaling must be 'active' or 'full', got {scaling!r}")
+    if scale is None and scaling == "full":
+        scale = 1.0 / math.sqrt(d)
     if scale is None:
         scale = torch.diagonal(Pi, dim1=-2, dim2=-1).sum(-1)[..., None, None].rsqrt()
     return rotated(q, r_q) @ rotated(k, r_k).mT * scale

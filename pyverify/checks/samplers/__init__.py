@@ -10,9 +10,10 @@ Shapes: ``theta`` tensors are (B, ...); values are (B, ...) — B instances. Ran
 """
 
 import ast
+import difflib
 from typing import Any, Callable
 
-from .base import Sampler, SamplerError
+from .base import Constraint, Param, Sampler, SamplerError, SymbolicUnsupported
 from .generators import CayleyPost, CommutingSkew, NearCommutingSkew, SkewFamily, StructuredPost
 from .linalg import PSD, Mat, Orth, Scalar, Skew, Sym, Vec
 from .misc import ORF, Gaussian, Simplex, SmallAngle, UnitQuat
@@ -24,17 +25,14 @@ SAMPLERS: dict[str, type[Sampler]] = {
                 StructuredPost, CayleyPost, UnitQuat, SmallAngle, Simplex, Gaussian, ORF)
 }
 
-# Positional argument names of each sampler, so `vec(3)` means vec(n=3).
-POSITIONAL = {
-    "vec": ("n",), "scalar": ("lo", "hi"), "mat": ("n", "m"), "sym": ("n",), "skew": ("n",), "psd": ("n",),
-    "orth": ("n",), "commuting_skew": ("d", "dc"), "skew_family": ("d", "dc"),
-    "near_commuting_skew": ("d", "dc", "eps"), "structured_post": ("d", "dc"), "cayley_post": ("d", "dc"), "unit_quat": (), "small_angle": ("eps",), "simplex": ("V",),
-    "gaussian": (), "orf": ("m", "d"),
-}
+__all__ = ["SAMPLERS", "Constraint", "Param", "Sampler", "SamplerError", "SymbolicUnsupported", "parse_sampler",
+           "CayleyPost", "CommutingSkew", "NearCommutingSkew", "SkewFamily", "StructuredPost", "PSD", "Mat", "Orth",
+           "Scalar", "Skew", "Sym", "Vec", "ORF", "Gaussian", "Simplex", "SmallAngle", "UnitQuat"]
 
 
 def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
-    """``commuting_skew(d=6, dc=3)`` -> a Sampler. Arguments: numbers, strings, lists, sweep names."""
+    """``commuting_skew(d=6, dc=3)`` -> a Sampler, its arguments checked against the sampler's declared
+    parameters (``Sampler.params``). Arguments: numbers, strings, lists, sweep names."""
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
@@ -43,7 +41,9 @@ def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
         raise SamplerError(f"hypothesis {text!r} must be a sampler call like vec(3)")
     name = node.func.id
     if name not in SAMPLERS:
-        raise SamplerError(f"unknown sampler {name!r}; known: {', '.join(sorted(SAMPLERS))}")
+        close = difflib.get_close_matches(name, list(SAMPLERS), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise SamplerError(f"unknown sampler {name!r}{hint}; known: {', '.join(sorted(SAMPLERS))}")
 
     def value(n: ast.AST) -> Any:
         if isinstance(n, ast.Constant) and isinstance(n.value, (int, float, str)) and not isinstance(n.value, bool):
@@ -61,21 +61,20 @@ def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
             return ops[type(n.op)]()
         raise SamplerError(f"hypothesis {text!r}: argument must be a number, string, list or sweep name")
 
+    cls = SAMPLERS[name]
     args: dict[str, Any] = {}
-    pos = POSITIONAL.get(name, ())
-    if name == "gaussian":
-        args["shape"] = [value(a) for a in node.args]
+    positional = cls.positional()
+    if positional and positional[-1].variadic:
+        args[positional[-1].name] = [value(a) for a in node.args]
     else:
-        if len(node.args) > len(pos):
-            raise SamplerError(f"{name} takes at most {len(pos)} positional argument(s): {', '.join(pos)}")
-        args.update({k: value(a) for k, a in zip(pos, node.args)})
+        if len(node.args) > len(positional):
+            raise SamplerError(f"{name} takes at most {len(positional)} positional argument(s); "
+                               f"accepted: {cls.signature()}")
+        args.update({p.name: value(a) for p, a in zip(positional, node.args)})
     for kw in node.keywords:
         if kw.arg is None:
             raise SamplerError("**kwargs not allowed")
+        if kw.arg in args:
+            raise SamplerError(f"{name}: parameter {kw.arg!r} given twice; accepted: {cls.signature()}")
         args[kw.arg] = value(kw.value)
-    sampler = SAMPLERS[name](args=args)
-    try:
-        sampler.shapes()
-    except KeyError as exc:
-        raise SamplerError(f"{name} needs argument {exc.args[0]!r}") from None
-    return sampler
+    return cls(args=args)

@@ -1,15 +1,140 @@
-"""The sampler interface and the reparameterisation helpers every sampler uses."""
+"""The sampler interface, the declaration of sampler parameters, and the reparameterisation helpers.
+
+Every sampler declares its parameters ONCE, as a tuple of ``Param`` records (name, type, default,
+positional order, valid range or choices) plus ``Constraint`` records between parameters. Binding
+(``Sampler.__post_init__``) checks the arguments against that declaration eagerly, the way Hypothesis
+strategies check theirs: an unknown or misspelt keyword, a value of the wrong type or out of range is a
+``SamplerError`` naming the accepted parameters, never a silently used default.
+"""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import torch
 
 
 class SamplerError(ValueError):
     pass
+
+
+class SymbolicUnsupported(Exception):
+    """No symbolic (SymPy) instance for this hypothesis or operation: the prover does not attempt it."""
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "required"
+
+
+REQUIRED: Any = _Required()
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A default computed from the other parameters (``m = d // 2``); ``text`` is how docs show it."""
+
+    text: str
+    compute: Callable[[dict[str, Any]], Any]
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared sampler parameter.
+
+    ``kind`` is ``int``, ``float`` or ``choice`` (one of ``choices``); ``lo``/``hi`` bound the value
+    (``lo_open`` makes the lower bound strict); ``positional`` parameters may be given by position, in
+    declaration order; a ``variadic`` parameter takes all positional arguments as a list.
+    """
+
+    name: str
+    kind: str
+    default: Any = REQUIRED
+    positional: bool = False
+    lo: float | None = None
+    hi: float | None = None
+    lo_open: bool = False
+    choices: tuple = ()
+    variadic: bool = False
+    doc: str = ""
+
+    def describe(self) -> str:
+        if self.kind == "choice":
+            text = f"{self.name} in {{{', '.join(repr(c) for c in self.choices)}}}"
+        else:
+            text = f"{self.name}: {self.kind}"
+            if self.lo is not None:
+                text += f" {'>' if self.lo_open else '>='} {self.lo:g}"
+            if self.hi is not None:
+                text += f" <= {self.hi:g}"
+        if self.variadic:
+            text = f"*{text}"
+        if self.default is not REQUIRED:
+            text += f" = {self.default!r}"
+        return text
+
+    def check(self, sampler: str, value: Any) -> Any:
+        """The value converted to the declared type; SamplerError when it does not fit."""
+        if self.variadic:
+            return [self._one(sampler, v) for v in value]
+        return self._one(sampler, value)
+
+    def _one(self, sampler: str, value: Any) -> Any:
+        where = f"{sampler}: parameter {self.name}"
+        if self.kind == "choice":
+            if isinstance(value, bool) or value not in self.choices:
+                raise SamplerError(f"{where} = {value!r} is not one of {', '.join(repr(c) for c in self.choices)}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise SamplerError(f"{where} must be {'an integer' if self.kind == 'int' else 'a number'}, got {value!r}")
+        if self.kind == "int":
+            if not isinstance(value, int):
+                raise SamplerError(f"{where} must be an integer, got {value!r}")
+        else:
+            value = float(value)
+        if self.lo is not None and (value < self.lo or (self.lo_open and value == self.lo)):
+            raise SamplerError(f"{where} = {value!r} is out of range: {self.describe()}")
+        if self.hi is not None and value > self.hi:
+            raise SamplerError(f"{where} = {value!r} is out of range: {self.describe()}")
+        return value
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A condition between parameters (``lo <= hi``), checked after each parameter on its own."""
+
+    text: str
+    names: tuple[str, ...]  # the parameters it relates (shown with their values when it fails)
+    holds: Callable[[dict[str, Any]], bool]
+
+
+def bind(cls: type["Sampler"], args: dict[str, Any]) -> dict[str, Any]:
+    """Every declared parameter of ``cls`` -> its value (given, or the default); SamplerError otherwise."""
+    declared = {p.name: p for p in cls.params}
+    for key in args:
+        if key not in declared:
+            close = difflib.get_close_matches(str(key), list(declared), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise SamplerError(f"{cls.name}: unknown parameter {key!r}{hint}; accepted: {cls.signature()}")
+    out: dict[str, Any] = {}
+    for p in cls.params:
+        if p.name in args:
+            out[p.name] = p.check(cls.name, args[p.name])
+        elif p.default is REQUIRED:
+            raise SamplerError(f"{cls.name} needs parameter {p.name!r}; accepted: {cls.signature()}")
+    for p in cls.params:  # derived defaults see every given value
+        if p.name not in out:
+            out[p.name] = p.check(cls.name, p.default.compute(out)) if isinstance(p.default, Derived) else p.default
+    for c in cls.constraints:
+        if not c.holds(out):
+            shown = ", ".join(f"{k}={out[k]!r}" for k in c.names)
+            raise SamplerError(f"{cls.name}: needs {c.text} (got {shown}); accepted: {cls.signature()}")
+    return out
 
 
 def _radius(t: torch.Tensor, lo: float, hi: float) -> torch.Tensor:
@@ -27,13 +152,30 @@ def _scale_to(m: torch.Tensor, radius: torch.Tensor, norm: str) -> torch.Tensor:
 
 @dataclass
 class Sampler:
-    """Base: subclasses set ``shapes`` (theta parts) and implement ``value``."""
+    """Base: subclasses declare ``params``, set ``shapes`` (theta parts) and implement ``value``.
+
+    ``args`` are the arguments as written (shown by ``describe``); ``p`` has every declared parameter,
+    checked and with its default filled in — the only place a sampler reads its parameters from.
+    """
 
     args: dict[str, Any] = field(default_factory=dict)
 
     random: ClassVar[bool] = False
-    name = "sampler"
-    hypothesis = ""
+    name: ClassVar[str] = "sampler"
+    hypothesis: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]] = ()
+    constraints: ClassVar[tuple[Constraint, ...]] = ()
+
+    def __post_init__(self) -> None:
+        self.p = bind(type(self), self.args)
+
+    @classmethod
+    def signature(cls) -> str:
+        return f"{cls.name}({', '.join(p.describe() for p in cls.params)})"
+
+    @classmethod
+    def positional(cls) -> tuple[Param, ...]:
+        return tuple(p for p in cls.params if p.positional or p.variadic)
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
         raise NotImplementedError
@@ -54,6 +196,10 @@ class Sampler:
 
     def relaxed(self) -> "Sampler | None":
         return None
+
+    def symbolic_instance(self, name: str, notes: list[str]) -> Any:
+        """A generic SymPy instance of the hypothesis (free symbols); ``notes`` collects what was specialised."""
+        raise SymbolicUnsupported(f"no symbolic instance for {self.name}")
 
     def describe(self) -> str:
         a = ", ".join(f"{k}={v}" for k, v in self.args.items())

@@ -7,7 +7,14 @@ import math
 import torch
 
 from ...attention import rotations
-from .base import Sampler, SamplerError
+from .base import Constraint, Derived, Param, Sampler
+
+_D = Param("d", "int", positional=True, lo=1, doc="dimension")
+_DC = Param("dc", "int", positional=True, lo=1, doc="number of generators d_c")
+_FAMILY = (Param("m", "int", Derived("d // 2", lambda p: p["d"] // 2), lo=0, doc="number of active planes"),
+           Param("lam", "float", 2.0, lo=0, lo_open=True, doc="bound of the frequencies"),
+           Param("U", "choice", "random", choices=("random", "identity"), doc="basis: random orthogonal or I"))
+_PLANES_FIT = Constraint("2m <= d", ("m", "d"), lambda p: 2 * p["m"] <= p["d"])
 
 
 class CommutingSkew(Sampler):
@@ -17,13 +24,11 @@ class CommutingSkew(Sampler):
     """
 
     name, hypothesis = "commuting_skew", "L_k skew, [L_k, L_l] = 0, joint block form with basis U"
+    params = (_D, _DC, *_FAMILY)
+    constraints = (_PLANES_FIT,)
 
     def _dims(self):
-        d, dc = int(self.args["d"]), int(self.args["dc"])
-        m = int(self.args.get("m", d // 2))
-        if 2 * m > d:
-            raise SamplerError(f"commuting_skew: 2m = {2 * m} > d = {d}")
-        return d, dc, m
+        return self.p["d"], self.p["dc"], self.p["m"]
 
     def shapes(self):
         d, dc, m = self._dims()
@@ -39,8 +44,8 @@ class CommutingSkew(Sampler):
 
     def value(self, th):
         d, dc, m = self._dims()
-        lam = float(self.args.get("lam", 2.0))
-        if self.args.get("U") == "identity":
+        lam = self.p["lam"]
+        if self.p["U"] == "identity":
             u = torch.eye(d, dtype=th["U"].dtype, device=th["U"].device).expand(th["U"].shape[0], d, d)
         else:
             u = torch.linalg.matrix_exp(rotations.skew(th["U"]) * 2.0)
@@ -55,21 +60,33 @@ class CommutingSkew(Sampler):
 
     def relaxed(self):
         d, dc, _ = self._dims()
-        return SkewFamily({"d": d, "dc": dc, "hi": float(self.args.get("lam", 2.0))})
+        return SkewFamily({"d": d, "dc": dc, "hi": self.p["lam"]})
+
+    def symbolic_instance(self, name, notes):
+        import sympy as sp
+        d, dc, m = self._dims()
+        notes.append(f"{name}: basis U = I, free frequencies")
+        lam = [[sp.Symbol(f"lam_{k}{u}", real=True) for u in range(m)] for k in range(dc)]
+        J = sp.Matrix([[0, -1], [1, 0]])
+        gens = []
+        for k in range(dc):
+            blocks = [lam[k][u] * J for u in range(m)] + ([sp.zeros(d - 2 * m, d - 2 * m)] if d > 2 * m else [])
+            gens.append(sp.diag(*blocks))
+        return {"L": gens, "U": sp.eye(d), "freqs": sp.Matrix(lam)}
 
 
 class SkewFamily(Sampler):
     """d_c independent skew matrices (no commutation): the relaxation of ``commuting_skew``."""
 
     name, hypothesis = "skew_family", "L_k skew, |L_k|_2 <= hi"
+    params = (_D, _DC, Param("hi", "float", 2.0, lo=0, lo_open=True, doc="operator-norm bound"))
 
     def shapes(self):
-        d, dc = int(self.args["d"]), int(self.args["dc"])
-        return {"raw": (dc, d, d)}
+        return {"raw": (self.p["dc"], self.p["d"], self.p["d"])}
 
     def value(self, th):
         s = rotations.skew(th["raw"])
-        hi = float(self.args.get("hi", 2.0))
+        hi = self.p["hi"]
         n = torch.linalg.svdvals(s)[..., 0].clamp_min(1e-300)
         return {"L": s * (hi * torch.tanh(n) / n).unsqueeze(-1).unsqueeze(-1)}
 
@@ -85,6 +102,7 @@ class NearCommutingSkew(CommutingSkew):
     """
 
     name, hypothesis = "near_commuting_skew", "L_k = L0_k + eps E_k, L0 commuting skew, E_k skew, |E_k|_2 = 1"
+    params = (_D, _DC, Param("eps", "float", positional=True, lo=0, doc="size of the perturbation"), *_FAMILY)
 
     def shapes(self):
         d, dc, m = self._dims()
@@ -94,7 +112,7 @@ class NearCommutingSkew(CommutingSkew):
         base = super().value(th)
         e = rotations.skew(th["E"])
         e = e / torch.linalg.svdvals(e)[..., 0].clamp_min(1e-300).unsqueeze(-1).unsqueeze(-1)
-        eps = float(self.args["eps"])
+        eps = self.p["eps"]
         return {**base, "L0": base["L"], "E": e, "L": base["L"] + eps * e}
 
     def satisfied(self, v, tol=1e-9):
@@ -103,6 +121,8 @@ class NearCommutingSkew(CommutingSkew):
 
     def relaxed(self):
         return None
+
+    symbolic_instance = Sampler.symbolic_instance  # the generic block form does not describe this family
 
 
 class StructuredPost(CommutingSkew):
@@ -113,6 +133,7 @@ class StructuredPost(CommutingSkew):
     Parts: L, U, freqs (as commuting_skew), P, E (the leak direction), m."""
 
     name, hypothesis = "structured_post", "P = U diag(I_2m, R) U^T, R in SO(d - 2m) (times exp(leak E))"
+    params = (_D, _DC, *_FAMILY, Param("leak", "float", 0.0, lo=0, doc="distance moved off the family"))
 
     def shapes(self):
         d, dc, m = self._dims()
@@ -122,7 +143,7 @@ class StructuredPost(CommutingSkew):
         base = super().value(th)
         d, dc, m = self._dims()
         P = rotations.structured_post_rotation(base["U"], m, th["N"])
-        leak = float(self.args.get("leak", 0.0))
+        leak = self.p["leak"]
         e = rotations.skew(th["E"])
         e = e / torch.linalg.svdvals(e)[..., 0].clamp_min(1e-300).unsqueeze(-1).unsqueeze(-1)
         if leak:
@@ -133,17 +154,20 @@ class StructuredPost(CommutingSkew):
         d, dc, m = self._dims()
         dist = rotations.distance_to_structured(v["P"], v["U"], m)
         # the distance is a square root: rounding of order eps in dist^2 shows as sqrt(eps)
-        return dist <= float(self.args.get("leak", 0.0)) * math.sqrt(2 * d) + math.sqrt(tol)
+        return dist <= self.p["leak"] * math.sqrt(2 * d) + math.sqrt(tol)
 
     def relaxed(self):
         d, dc, m = self._dims()
-        return CayleyPost({"d": d, "dc": dc, "m": m, "lam": self.args.get("lam", 2.0)})
+        return CayleyPost({"d": d, "dc": dc, "m": m, "lam": self.p["lam"]})
+
+    symbolic_instance = Sampler.symbolic_instance  # the generic block form does not describe this family
 
 
 class CayleyPost(CommutingSkew):
     """Commuting generators with an arbitrary Cayley post-rotation P = cayley(S), S skew, |S|_2 <= rho."""
 
     name, hypothesis = "cayley_post", "P = (I - S)(I + S)^{-1}, S skew, |S|_2 <= rho"
+    params = (_D, _DC, *_FAMILY, Param("rho", "float", 1.0, lo=0, lo_open=True, doc="operator-norm bound of S"))
 
     def shapes(self):
         d, dc, m = self._dims()
@@ -151,7 +175,7 @@ class CayleyPost(CommutingSkew):
 
     def value(self, th):
         base = super().value(th)
-        rho = float(self.args.get("rho", 1.0))
+        rho = self.p["rho"]
         s = rotations.skew(th["S"])
         n = torch.linalg.svdvals(s)[..., 0].clamp_min(1e-300)
         s = s * (rho * torch.sigmoid(n) / n).unsqueeze(-1).unsqueeze(-1)
@@ -160,3 +184,5 @@ class CayleyPost(CommutingSkew):
     def satisfied(self, v, tol=1e-9):
         eye = torch.eye(v["P"].shape[-1], dtype=v["P"].dtype, device=v["P"].device)
         return (v["P"].transpose(-1, -2) @ v["P"] - eye).abs().flatten(1).amax(1) <= tol
+
+    symbolic_instance = Sampler.symbolic_instance  # the generic block form does not describe this family

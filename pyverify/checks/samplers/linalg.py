@@ -5,46 +5,71 @@ from __future__ import annotations
 import torch
 
 from ...attention import rotations
-from .base import Sampler, _radius, _scale_to
+from .base import Constraint, Derived, Param, Sampler, SymbolicUnsupported, _radius, _scale_to
+
+LO_LE_HI = Constraint("lo <= hi", ("lo", "hi"), lambda p: p["lo"] <= p["hi"])
+
+
+def _size(name: str, doc: str, **kw) -> Param:
+    return Param(name, "int", lo=1, doc=doc, **kw)
 
 
 class Vec(Sampler):
     name, hypothesis = "vec", "x in R^n with lo <= |x| <= hi"
+    params = (_size("n", "dimension", positional=True),
+              Param("lo", "float", 0.0, lo=0, doc="smallest Euclidean norm"),
+              Param("hi", "float", 2.0, lo=0, lo_open=True, doc="largest Euclidean norm"))
+    constraints = (LO_LE_HI,)
 
     def shapes(self):
-        return {"dir": (int(self.args["n"]),), "rad": (1,)}
+        return {"dir": (self.p["n"],), "rad": (1,)}
 
     def value(self, th):
-        lo, hi = float(self.args.get("lo", 0.0)), float(self.args.get("hi", 2.0))
         d = th["dir"] / torch.linalg.vector_norm(th["dir"], dim=-1, keepdim=True).clamp_min(1e-300)
-        return d * _radius(th["rad"], lo, hi)
+        return d * _radius(th["rad"], self.p["lo"], self.p["hi"])
 
     def satisfied(self, v, tol=1e-9):
         n = torch.linalg.vector_norm(v, dim=-1)
-        return (n >= float(self.args.get("lo", 0.0)) - tol) & (n <= float(self.args.get("hi", 2.0)) + tol)
+        return (n >= self.p["lo"] - tol) & (n <= self.p["hi"] + tol)
 
     def relaxed(self):
-        if "lo" in self.args or float(self.args.get("hi", 2.0)) < 4:
-            return Vec({"n": self.args["n"], "lo": 0.0, "hi": 8.0})
+        if "lo" in self.args or self.p["hi"] < 4:
+            return Vec({"n": self.p["n"], "lo": 0.0, "hi": 8.0})
         return None
+
+    def symbolic_instance(self, name, notes):
+        import sympy as sp
+        return sp.Matrix(sp.symbols(f"{name}0:{self.p['n']}", real=True))
 
 
 class Scalar(Sampler):
     name, hypothesis = "scalar", "lo <= t <= hi"
+    params = (Param("lo", "float", 0.0, positional=True, doc="smallest value"),
+              Param("hi", "float", 1.0, positional=True, doc="largest value"))
+    constraints = (LO_LE_HI,)
 
     def shapes(self):
         return {"t": ()}
 
     def value(self, th):
-        return _radius(th["t"], float(self.args.get("lo", 0.0)), float(self.args.get("hi", 1.0)))
+        return _radius(th["t"], self.p["lo"], self.p["hi"])
 
     def satisfied(self, v, tol=1e-9):
-        return (v >= float(self.args.get("lo", 0.0)) - tol) & (v <= float(self.args.get("hi", 1.0)) + tol)
+        return (v >= self.p["lo"] - tol) & (v <= self.p["hi"] + tol)
 
     def relaxed(self):
-        lo, hi = float(self.args.get("lo", 0.0)), float(self.args.get("hi", 1.0))
+        lo, hi = self.p["lo"], self.p["hi"]
         w = max(hi - lo, 1.0)
         return Scalar({"lo": lo - 2 * w, "hi": hi + 2 * w})
+
+    def symbolic_instance(self, name, notes):
+        import sympy as sp
+        return sp.Symbol(name, real=True)
+
+
+_NORM_RANGE = (Param("lo", "float", 0.0, lo=0, doc="smallest norm"),
+               Param("hi", "float", 2.0, lo=0, lo_open=True, doc="largest norm"),
+               Param("norm", "choice", "op", choices=("op", "fro"), doc="which norm lo/hi bound"))
 
 
 class Mat(Sampler):
@@ -52,10 +77,13 @@ class Mat(Sampler):
 
     name, hypothesis = "mat", "M in R^{m x n} with lo <= |M|_2 <= hi"
     kind = "general"
+    params = (_size("n", "columns", positional=True),
+              _size("m", "rows", default=Derived("n", lambda p: p["n"]), positional=True),
+              *_NORM_RANGE)
+    constraints = (LO_LE_HI,)
 
     def _mn(self):
-        n = int(self.args["n"])
-        return int(self.args.get("m", n)), n
+        return self.p.get("m", self.p["n"]), self.p["n"]
 
     def shapes(self):
         return {"raw": self._mn(), "rad": ()}
@@ -64,12 +92,11 @@ class Mat(Sampler):
         return raw
 
     def value(self, th):
-        lo, hi = float(self.args.get("lo", 0.0)), float(self.args.get("hi", 2.0))
-        return _scale_to(self._structure(th["raw"]), _radius(th["rad"], lo, hi), self.args.get("norm", "op"))
+        return _scale_to(self._structure(th["raw"]), _radius(th["rad"], self.p["lo"], self.p["hi"]), self.p["norm"])
 
     def satisfied(self, v, tol=1e-9):
-        n = torch.linalg.svdvals(v)[..., 0] if self.args.get("norm", "op") == "op" else torch.linalg.matrix_norm(v)
-        ok = (n >= float(self.args.get("lo", 0.0)) - tol) & (n <= float(self.args.get("hi", 2.0)) + tol)
+        n = torch.linalg.svdvals(v)[..., 0] if self.p["norm"] == "op" else torch.linalg.matrix_norm(v)
+        ok = (n >= self.p["lo"] - tol) & (n <= self.p["hi"] + tol)
         return ok & self._structured(v, tol)
 
     def _structured(self, v, tol):
@@ -78,9 +105,15 @@ class Mat(Sampler):
     def relaxed(self):
         return Mat(dict(self.args)) if self.kind != "general" else None
 
+    def symbolic_instance(self, name, notes):
+        import sympy as sp
+        m, n = self._mn()
+        return sp.Matrix(m, n, lambda i, j: sp.Symbol(f"{name}_{i}{j}", real=True))
+
 
 class Sym(Mat):
     name, hypothesis, kind = "sym", "symmetric, lo <= |M|_2 <= hi", "sym"
+    params = (_size("n", "dimension", positional=True), *_NORM_RANGE)
 
     def _structure(self, raw):
         return (raw + raw.transpose(-1, -2)) / 2
@@ -88,9 +121,19 @@ class Sym(Mat):
     def _structured(self, v, tol):
         return (v - v.transpose(-1, -2)).abs().flatten(1).amax(1) <= tol
 
+    def symbolic_instance(self, name, notes):
+        import sympy as sp
+        n = self.p["n"]
+        s = sp.zeros(n, n)
+        for i in range(n):
+            for j in range(i, n):
+                s[i, j] = s[j, i] = sp.Symbol(f"{name}_{i}{j}", real=True)
+        return s
+
 
 class Skew(Mat):
     name, hypothesis, kind = "skew", "skew-symmetric, lo <= |S|_2 <= hi", "skew"
+    params = Sym.params
 
     def _structure(self, raw):
         return rotations.skew(raw)
@@ -98,38 +141,51 @@ class Skew(Mat):
     def _structured(self, v, tol):
         return (v + v.transpose(-1, -2)).abs().flatten(1).amax(1) <= tol
 
+    def symbolic_instance(self, name, notes):
+        import sympy as sp
+        n = self.p["n"]
+        s = sp.zeros(n, n)
+        for i in range(n):
+            for j in range(i + 1, n):
+                v = sp.Symbol(f"{name}_{i}{j}", real=True)
+                s[i, j], s[j, i] = -v, v
+        return s
+
 
 class PSD(Sampler):
     name, hypothesis = "psd", "symmetric positive semidefinite, |M|_2 <= hi"
+    params = (_size("n", "dimension", positional=True),
+              _size("rank", "rank of the random factor", default=Derived("n", lambda p: p["n"])),
+              Param("hi", "float", 2.0, lo=0, lo_open=True, doc="operator norm"))
 
     def shapes(self):
-        n = int(self.args["n"])
-        return {"raw": (n, int(self.args.get("rank", n)))}
+        return {"raw": (self.p["n"], self.p["rank"])}
 
     def value(self, th):
         m = th["raw"] @ th["raw"].transpose(-1, -2)
-        return _scale_to(m, torch.full(m.shape[:1], float(self.args.get("hi", 2.0)), dtype=m.dtype, device=m.device), "op")
+        return _scale_to(m, torch.full(m.shape[:1], self.p["hi"], dtype=m.dtype, device=m.device), "op")
 
     def satisfied(self, v, tol=1e-9):
         return torch.linalg.eigvalsh(v)[..., 0] >= -tol
 
     def relaxed(self):
-        return Sym({"n": self.args["n"], "hi": self.args.get("hi", 2.0)})
+        return Sym({"n": self.p["n"], "hi": self.p["hi"]})
 
 
 class Orth(Sampler):
     """Orthogonal matrix exp(S) (times a reflection when det = -1)."""
 
     name, hypothesis = "orth", "Q^T Q = I (det as given: 1, -1 or any)"
+    params = (_size("n", "dimension", positional=True),
+              Param("det", "choice", 1, choices=(1, -1, "any"), doc="determinant"))
 
     def shapes(self):
-        n = int(self.args["n"])
+        n = self.p["n"]
         return {"raw": (n, n)}
 
     def init(self, b, gen, ctx):
         th = super().init(b, gen, ctx)
-        det = self.args.get("det", 1)
-        if det == "any":
+        if self.p["det"] == "any":
             th["sign"] = torch.where(torch.rand(b, generator=gen, **ctx) < 0.5, -1.0, 1.0).to(**ctx)
         return th
 
@@ -140,9 +196,8 @@ class Orth(Sampler):
 
     def value(self, th):
         q = torch.linalg.matrix_exp(rotations.skew(th["raw"]) * 2.0)
-        det = self.args.get("det", 1)
         sign = th.get("sign")
-        if det == -1 or sign is not None:
+        if self.p["det"] == -1 or sign is not None:
             flip = torch.ones(q.shape[-1], dtype=q.dtype, device=q.device)
             flip = flip.expand(*q.shape[:-1]).clone()
             s = torch.full(q.shape[:1], -1.0, dtype=q.dtype, device=q.device) if sign is None else sign
@@ -155,4 +210,7 @@ class Orth(Sampler):
         return (v.transpose(-1, -2) @ v - eye).abs().flatten(1).amax(1) <= tol
 
     def relaxed(self):
-        return Mat({"n": self.args["n"], "hi": 2.0})
+        return Mat({"n": self.p["n"], "hi": 2.0})
+
+    def symbolic_instance(self, name, notes):
+        raise SymbolicUnsupported("orthogonal matrices have no free symbolic parameterisation here")

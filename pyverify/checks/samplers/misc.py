@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from ...attention import random_features
-from .base import Sampler, _radius
+from .base import Param, Sampler, _radius
 from .linalg import Vec
 
 
@@ -35,28 +35,33 @@ class SmallAngle(Sampler):
     """A rotation generator u in R^3 with |u| <= eps (eps may be a sweep variable)."""
 
     name, hypothesis = "small_angle", "u in R^3, |u| <= eps"
+    params = (Param("eps", "float", 0.1, positional=True, lo=0, lo_open=True, doc="largest angle |u|"),
+              Param("lo", "float", 0.0, lo=0, hi=1, doc="smallest angle, as a fraction of eps"))
 
     def shapes(self):
         return {"dir": (3,), "rad": (1,)}
 
     def value(self, th):
-        eps = float(self.args.get("eps", 0.1))
-        lo = float(self.args.get("lo", 0.0)) * eps
+        eps = self.p["eps"]
+        lo = self.p["lo"] * eps
         d = th["dir"] / torch.linalg.vector_norm(th["dir"], dim=-1, keepdim=True).clamp_min(1e-300)
         return d * _radius(th["rad"], lo, eps)
 
     def satisfied(self, v, tol=1e-9):
-        return torch.linalg.vector_norm(v, dim=-1) <= float(self.args.get("eps", 0.1)) + tol
+        return torch.linalg.vector_norm(v, dim=-1) <= self.p["eps"] + tol
 
 
 class Simplex(Sampler):
     """Probability vectors (softmax of free logits); rows=n gives an (n, V) matrix of distributions."""
 
     name, hypothesis = "simplex", "entries >= 0, rows sum to 1"
+    params = (Param("V", "int", positional=True, lo=1, doc="number of outcomes"),
+              Param("rows", "int", None, lo=1, doc="number of distributions (an (n, V) matrix); none: one vector"),
+              Param("spread", "float", 1.0, lo=0, lo_open=True, doc="scale of the logits"))
 
     def shapes(self):
-        v = int(self.args["V"])
-        return {"logits": (int(self.args["rows"]), v)} if "rows" in self.args else {"logits": (v,)}
+        v, rows = self.p["V"], self.p["rows"]
+        return {"logits": (rows, v)} if rows is not None else {"logits": (v,)}
 
     def degenerate(self, b, gen, ctx):
         th = self.init(b, gen, ctx)
@@ -64,7 +69,7 @@ class Simplex(Sampler):
         return th
 
     def value(self, th):
-        return torch.softmax(th["logits"] * float(self.args.get("spread", 1.0)), dim=-1)
+        return torch.softmax(th["logits"] * self.p["spread"], dim=-1)
 
     def satisfied(self, v, tol=1e-9):
         b = v.shape[0]
@@ -76,10 +81,11 @@ class Gaussian(Sampler):
     """Random variable: standard normal draws of the given shape (not optimised)."""
 
     name, hypothesis = "gaussian", "i.i.d. N(0, 1) entries"
+    params = (Param("shape", "int", [], variadic=True, lo=1, doc="shape of one draw"),)
     random = True
 
     def shape(self) -> tuple[int, ...]:
-        return tuple(int(s) for s in self.args["shape"])
+        return tuple(self.p["shape"])
 
     def shapes(self):
         return {}
@@ -92,9 +98,11 @@ class ORF(Gaussian):
     """Random variable: block-orthogonal Gaussian features (m, d) (random_features.gaussian_orthogonal)."""
 
     name, hypothesis = "orf", "rows orthogonal in blocks of d, marginally N(0, I)"
+    params = (Param("m", "int", positional=True, lo=1, doc="number of features"),
+              Param("d", "int", positional=True, lo=1, doc="dimension"))
 
     def shape(self):
-        return (int(self.args["m"]), int(self.args["d"]))
+        return (self.p["m"], self.p["d"])
 
     def draw(self, b, s, gen, ctx):
         m, d = self.shape()

@@ -23,18 +23,13 @@ def loglog_slope(xs: list[float], ys: list[float]) -> float:
 def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: dict[str, str]) -> None:
     """Measured order: the quantity over a geometric sequence of a sweep parameter, log-log slope."""
     check = claim.check
-    spec = dict(check.order or {})
-    try:
-        param = spec["param"]
-        values = [float(v) for v in spec["values"]]
-        claimed = float(spec["claimed"])
-    except (KeyError, TypeError, ValueError):
-        raise CheckError("order: needs param, values (list) and claimed (the order)") from None
-    direction = spec.get("direction", "zero" if values[-1] < values[0] else "infinity")
-    slack = float(spec.get("tol", 0.25))
-    exact = bool(spec.get("exact", False))
-    if len(values) < 3:
-        raise CheckError("order: at least 3 values of the parameter")
+    spec = check.order
+    if spec is None:
+        raise CheckError("relation: order needs `order: {param, values, claimed}`")
+    # the registry model checked the fields (>= 3 positive values, direction zero|infinity)
+    param, claimed = spec.param, float(spec.claimed)
+    values = [float(v) for v in spec.values]
+    direction, slack, exact = spec.resolved_direction(), float(spec.tol), spec.exact
     n = max(4, budget.instances // 8)
     gen_seed = claim_seed(seed, claim.id)
     series = []

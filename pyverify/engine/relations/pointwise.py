@@ -85,7 +85,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     if check.symbolic is not None:
         from ...provers.symbolic import prove
 
-        outcome = prove(claim, check)
+        outcome = prove(claim, check, conventions=compiled[0].conventions)
         res.details["symbolic"] = outcome.as_dict()
         if outcome.proved:
             res.verdict = Verdict.symbolic

@@ -1,0 +1,80 @@
+"""Load-time validation of the checks: a misspelt sampler keyword, an unknown name, a shadowed constant
+or a malformed expression is a registry problem naming file, line and claim id, found before anything
+runs (the engine's compile error, an ``error`` verdict, stays as a second line of defence).
+
+Nothing is evaluated: every check is compiled (names checked, expressions parsed, samplers bound to
+their declared parameters) for its first sweep assignment, and its samplers are bound again for every
+other assignment, the symbolic dimensions included (an order check's parameter takes its first value).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..registry import Check, Problem, Registry, RegistryError, load_registry
+from .compiled import CheckError, compile_check, sweep
+from .samplers import SamplerError, parse_sampler
+
+
+def _assignments(check: Check) -> list[dict[str, Any]]:
+    out = sweep(check)
+    if check.order is not None:
+        out = [{**dims, check.order.param: check.order.values[0]} for dims in out]
+    if check.symbolic is not None and check.symbolic.dims:
+        out.append(dict(check.symbolic.dims))
+    return out
+
+
+def _stray_symbolic_dims(check: Check) -> str | None:
+    """A symbolic dimension that names no sweep variable (a typo would prove a different instance)."""
+    if check.symbolic is None or not check.symbolic.dims:
+        return None
+    return next((k for k in check.symbolic.dims if k not in (check.dims or {})), None)
+
+
+def _bind_samplers(check: Check, dims: dict[str, Any]) -> None:
+    """The samplers at one more sweep assignment (the expressions do not depend on it: parsed once)."""
+    for name, spec in check.given.items():
+        try:
+            parse_sampler(spec, dims)
+        except SamplerError as exc:
+            raise CheckError(f"given {name}: {exc}", ("given", name)) from None
+
+
+def validate_registry(registry: Registry) -> list[Problem]:
+    """One problem per claim whose check does not compile, located at the offending key's line."""
+    problems = []
+    for cid, claim in registry.claims.items():
+        check = claim.check
+        if check is None or check.not_checkable:
+            continue
+        stray = _stray_symbolic_dims(check)
+        if stray:
+            problems.append(Problem(registry.line_of(cid, f"check.symbolic.dims.{stray}"),
+                                    f"symbolic.dims: {stray!r} is not a sweep variable of `dims` "
+                                    f"({', '.join(check.dims or {}) or 'none'})", cid, "check"))
+            continue
+        relation = "order" if check.relation == "order" else "relation"
+        assignments = _assignments(check)
+        for i, dims in enumerate(assignments):
+            try:
+                if i == 0:
+                    compile_check(check, dims, relation, registry.conventions.get(cid))
+                else:
+                    _bind_samplers(check, dims)
+            except CheckError as exc:
+                key = ".".join(("check", *exc.key)) if exc.key else "check"
+                at = f" (with {', '.join(f'{k}={v}' for k, v in dims.items())})" if len(assignments) > 1 else ""
+                problems.append(Problem(registry.line_of(cid, key), f"{exc}{at}", cid, "check"))
+                break
+    return problems
+
+
+def load_valid_registry(path: str | Path | None = None) -> Registry:
+    """``load_registry`` followed by ``validate_registry``: RegistryError lists the problems of both."""
+    registry = load_registry(path)
+    problems = validate_registry(registry)
+    if problems:
+        raise RegistryError(problems)
+    return registry
