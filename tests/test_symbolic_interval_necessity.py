@@ -78,3 +78,21 @@ def test_necessity_names_the_hypothesis_a_claim_needs():
     needed = [k for k, v in nec.items() if v.startswith("needed")]
     assert any(k.startswith("g:") for k in needed), nec
     assert not any(k.startswith("ri:") for k in needed), "the norm range of r is not needed"
+
+
+def test_certificate_reads_a_matrix_power_as_the_float64_check_does():
+    # `M ** 3` of a square matrix is the matrix power (docs/checks.md); an elementwise reading in the
+    # ball backend would "certify" the false identity below and refuse the true one
+    true = {"given": {"M": "mat(3)"}, "assert": "M ** 3 == M @ M @ M", "tol": 1e-300}
+    comp, sides = _sides(true)
+    assert certify(comp, sides, _tol(comp, sides))["status"] == "not certified"
+    false = {"given": {"M": "mat(3)"}, "assert": "M ** 2 == M * M"}
+    comp, sides = _sides(false)
+    assert certify(comp, sides, _tol(comp, sides))["status"] == "certified"
+
+
+def test_certificate_of_an_even_power_of_a_matrix_with_exact_zeros():
+    # arb's own power gives nan for a ball around 0; the certificate must still go through
+    comp, sides = _sides({"given": {"S": "skew(4, hi=0.5)"}, "where": {"Z": "cayley(S).T @ cayley(S) - I(4)"},
+                          "assert": "norm((Z + S) ** 16) + Z[0, 1] ** 2 + 0.25 <= 0"})
+    assert certify(comp, sides, _tol(comp, sides))["status"] == "certified"

@@ -12,7 +12,7 @@ import torch
 
 from ...checks.compiled import Compiled
 from ...registry import Claim, Verdict
-from ..falsify import Candidate, recheck, search, shrink
+from ..falsify import Candidate, SearchOutcome, recheck, search, shrink
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
 from ..scoring import relation_score
 from . import constant, exists
@@ -33,6 +33,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         out = search(comp, n_inst, n_rest, budget.steps, gen, ctx, check.tol,
                      stop_early=kind not in ("constant", "exists"))
         res.instances += out.instances
+        _note_failures(res, out)
         any_satisfiable |= out.satisfiable
         if not worst_measure:
             worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
@@ -61,6 +62,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             # the random-phase candidate did not survive the re-check: run the full adversarial search
             out = search(comp, n_inst, n_rest, budget.steps, gen, ctx, check.tol)
             res.instances += out.instances
+            _note_failures(res, out)
             if out.best is not None and _confirm(comp, out.best, ctx, check.tol, seed, res):
                 return
     if kind == "exists":
@@ -93,6 +95,15 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         from ..necessity import necessity
 
         res.details["necessity"] = necessity(claim, compiled[0], seed, ctx)
+
+
+def _note_failures(res: Result, out: SearchOutcome) -> None:
+    """Instances the search skipped because their evaluation raised, and an ascent stopped by one:
+    recorded, so that a verdict resting on fewer instances than budgeted says so."""
+    if out.failed_instances:
+        res.details["failed_instances"] = res.details.get("failed_instances", 0) + out.failed_instances
+    if out.ascent_failure is not None:
+        res.details["ascent_stopped"] = out.ascent_failure
 
 
 def _summarise(res: Result, comp: Compiled, worst_measure: list[float], worst_ratio: list[float | None]) -> None:
