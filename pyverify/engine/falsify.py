@@ -151,7 +151,7 @@ def _ascent_step(comp: Compiled, theta: dict, ctx: dict, tol: float | None, out:
     return True
 
 
-def recheck(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> tuple[bool, Scored, Sides]:
+def recheck(comp: Compiled, theta: dict, tol: float | None) -> tuple[bool, Scored, Sides]:
     """Re-evaluate one instance in float64 on the CPU, without vmap."""
     cpu = {"dtype": torch.float64, "device": torch.device("cpu")}
     th = {n: {k: v.detach().to(**cpu) for k, v in t.items()} for n, t in theta.items()}
@@ -162,14 +162,14 @@ def recheck(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> tuple[
     return ok, sc, sides
 
 
-def shrink(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> dict:
+def shrink(comp: Compiled, theta: dict, tol: float | None) -> dict:
     """Round the parameters as coarsely as the violation survives (0 decimals first)."""
     for decimals in (0, 1, 2, 3, 4):
         rounded = {n: {k: torch.round(v.detach(), decimals=decimals) for k, v in t.items()} for n, t in theta.items()}
         if any(not bool(torch.isfinite(v).all()) for t in rounded.values() for v in t.values()):
             continue
         try:
-            ok, _, _ = recheck(comp, rounded, ctx, tol)
+            ok, _, _ = recheck(comp, rounded, tol)
         except (RuntimeError, dsl.DSLError, ValueError):
             ok = False
         if ok:

@@ -44,7 +44,7 @@ def _time_limit(seconds: int):
         yield
         return
 
-    def handler(signum, frame):
+    def handler(_signum, _frame):  # the signature signal.signal requires
         raise TimeoutError
 
     old = signal.signal(signal.SIGALRM, handler)
@@ -215,7 +215,7 @@ def _is_zero(expr: Any) -> bool:
     return False
 
 
-def prove(claim, check, seconds: int = 60) -> Outcome:
+def prove(check, seconds: int = 60) -> Outcome:
     spec = dict(check.symbolic or {})
     dims = dict(spec.get("dims") or sweep(check)[0])
     notes: list[str] = []

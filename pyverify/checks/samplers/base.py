@@ -33,7 +33,6 @@ class Sampler:
 
     random: ClassVar[bool] = False
     name = "sampler"
-    hypothesis = ""
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
         raise NotImplementedError

@@ -9,7 +9,9 @@ from .base import Sampler, _radius, _scale_to
 
 
 class Vec(Sampler):
-    name, hypothesis = "vec", "x in R^n with lo <= |x| <= hi"
+    """Instances satisfy: x in R^n with lo <= |x| <= hi."""
+
+    name = "vec"
 
     def shapes(self):
         return {"dir": (int(self.args["n"]),), "rad": (1,)}
@@ -30,7 +32,9 @@ class Vec(Sampler):
 
 
 class Scalar(Sampler):
-    name, hypothesis = "scalar", "lo <= t <= hi"
+    """Instances satisfy: lo <= t <= hi."""
+
+    name = "scalar"
 
     def shapes(self):
         return {"t": ()}
@@ -48,9 +52,11 @@ class Scalar(Sampler):
 
 
 class Mat(Sampler):
-    """General matrix with operator norm in [lo, hi]; kind: general | sym | skew."""
+    """General matrix with operator norm in [lo, hi]; kind: general | sym | skew.
+    Instances satisfy: M in R^{m x n} with lo <= |M|_2 <= hi.
+    """
 
-    name, hypothesis = "mat", "M in R^{m x n} with lo <= |M|_2 <= hi"
+    name = "mat"
     kind = "general"
 
     def _mn(self):
@@ -80,7 +86,9 @@ class Mat(Sampler):
 
 
 class Sym(Mat):
-    name, hypothesis, kind = "sym", "symmetric, lo <= |M|_2 <= hi", "sym"
+    """Instances satisfy: symmetric, lo <= |M|_2 <= hi."""
+
+    name, kind = "sym", "sym"
 
     def _structure(self, raw):
         return (raw + raw.transpose(-1, -2)) / 2
@@ -90,7 +98,9 @@ class Sym(Mat):
 
 
 class Skew(Mat):
-    name, hypothesis, kind = "skew", "skew-symmetric, lo <= |S|_2 <= hi", "skew"
+    """Instances satisfy: skew-symmetric, lo <= |S|_2 <= hi."""
+
+    name, kind = "skew", "skew"
 
     def _structure(self, raw):
         return rotations.skew(raw)
@@ -100,7 +110,9 @@ class Skew(Mat):
 
 
 class PSD(Sampler):
-    name, hypothesis = "psd", "symmetric positive semidefinite, |M|_2 <= hi"
+    """Instances satisfy: symmetric positive semidefinite, |M|_2 <= hi."""
+
+    name = "psd"
 
     def shapes(self):
         n = int(self.args["n"])
@@ -118,9 +130,11 @@ class PSD(Sampler):
 
 
 class Orth(Sampler):
-    """Orthogonal matrix exp(S) (times a reflection when det = -1)."""
+    """Orthogonal matrix exp(S) (times a reflection when det = -1).
+    Instances satisfy: Q^T Q = I (det as given: 1, -1 or any).
+    """
 
-    name, hypothesis = "orth", "Q^T Q = I (det as given: 1, -1 or any)"
+    name = "orth"
 
     def shapes(self):
         n = int(self.args["n"])

@@ -10,7 +10,9 @@ from .linalg import Vec
 
 
 class UnitQuat(Sampler):
-    name, hypothesis = "unit_quat", "q in S^3"
+    """Instances satisfy: q in S^3."""
+
+    name = "unit_quat"
 
     def shapes(self):
         return {"raw": (4,)}
@@ -32,9 +34,11 @@ class UnitQuat(Sampler):
 
 
 class SmallAngle(Sampler):
-    """A rotation generator u in R^3 with |u| <= eps (eps may be a sweep variable)."""
+    """A rotation generator u in R^3 with |u| <= eps (eps may be a sweep variable).
+    Instances satisfy: u in R^3, |u| <= eps.
+    """
 
-    name, hypothesis = "small_angle", "u in R^3, |u| <= eps"
+    name = "small_angle"
 
     def shapes(self):
         return {"dir": (3,), "rad": (1,)}
@@ -50,9 +54,11 @@ class SmallAngle(Sampler):
 
 
 class Simplex(Sampler):
-    """Probability vectors (softmax of free logits); rows=n gives an (n, V) matrix of distributions."""
+    """Probability vectors (softmax of free logits); rows=n gives an (n, V) matrix of distributions.
+    Instances satisfy: entries >= 0, rows sum to 1.
+    """
 
-    name, hypothesis = "simplex", "entries >= 0, rows sum to 1"
+    name = "simplex"
 
     def shapes(self):
         v = int(self.args["V"])
@@ -73,9 +79,11 @@ class Simplex(Sampler):
 
 
 class Gaussian(Sampler):
-    """Random variable: standard normal draws of the given shape (not optimised)."""
+    """Random variable: standard normal draws of the given shape (not optimised).
+    Instances satisfy: i.i.d. N(0, 1) entries.
+    """
 
-    name, hypothesis = "gaussian", "i.i.d. N(0, 1) entries"
+    name = "gaussian"
     random = True
 
     def shape(self) -> tuple[int, ...]:
@@ -89,9 +97,11 @@ class Gaussian(Sampler):
 
 
 class ORF(Gaussian):
-    """Random variable: block-orthogonal Gaussian features (m, d) (random_features.gaussian_orthogonal)."""
+    """Random variable: block-orthogonal Gaussian features (m, d) (random_features.gaussian_orthogonal).
+    Instances satisfy: rows orthogonal in blocks of d, marginally N(0, I).
+    """
 
-    name, hypothesis = "orf", "rows orthogonal in blocks of d, marginally N(0, I)"
+    name = "orf"
 
     def shape(self):
         return (int(self.args["m"]), int(self.args["d"]))

@@ -44,7 +44,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             if q is not None:
                 ratios_by_size[j].append((comp.dims, q))
         if out.nan_instance is not None and kind != "exists":
-            _, _, sides = recheck(comp, out.nan_instance.theta, ctx, check.tol)
+            _, _, sides = recheck(comp, out.nan_instance.theta, check.tol)
             res.verdict = Verdict.error
             res.message = f"evaluation gave NaN/inf on an instance satisfying the hypotheses (dims {comp.dims})"
             res.details["nan_values"] = values_json(sides.values)
@@ -57,13 +57,13 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
                 return
             continue
         if out.best is not None and kind != "constant":
-            if _confirm(comp, out.best, ctx, check.tol, seed, res):
+            if _confirm(comp, out.best, check.tol, seed, res):
                 return
             # the random-phase candidate did not survive the re-check: run the full adversarial search
             out = search(comp, n_inst, n_rest, budget.steps, gen, ctx, check.tol)
             res.instances += out.instances
             _note_failures(res, out)
-            if out.best is not None and _confirm(comp, out.best, ctx, check.tol, seed, res):
+            if out.best is not None and _confirm(comp, out.best, check.tol, seed, res):
                 return
     if kind == "exists":
         res.verdict = Verdict.not_checkable
@@ -86,7 +86,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     if check.symbolic is not None:
         from ...provers.symbolic import prove
 
-        outcome = prove(claim, check)
+        outcome = prove(check)
         res.details["symbolic"] = outcome.as_dict()
         if outcome.proved:
             res.verdict = Verdict.symbolic
@@ -121,10 +121,10 @@ def _summarise(res: Result, comp: Compiled, worst_measure: list[float], worst_ra
     res.message = "; ".join(parts)
 
 
-def _confirm(comp: Compiled, cand: Candidate, ctx: dict, tol: float | None, seed: int, res: Result) -> bool:
+def _confirm(comp: Compiled, cand: Candidate, tol: float | None, seed: int, res: Result) -> bool:
     """Re-check a candidate on the independent path; once confirmed the claim is refuted, and a failure
     of shrinking or certification is recorded in the message instead of losing the refutation."""
-    ok, sc, sides = recheck(comp, cand.theta, ctx, tol)
+    ok, sc, sides = recheck(comp, cand.theta, tol)
     if not ok:
         res.details["unconfirmed_candidates"] = res.details.get("unconfirmed_candidates", 0) + 1
         return False
@@ -134,8 +134,8 @@ def _confirm(comp: Compiled, cand: Candidate, ctx: dict, tol: float | None, seed
     res.witness = {"seed": seed, "dims": comp.dims, "params": _params_json(params), "values": values_json(sides.values),
                    "relations": _relation_reports(sides, sc)}
     try:
-        small = shrink(comp, cand.theta, ctx, tol)
-        ok2, sc2, sides2 = recheck(comp, small, ctx, tol)
+        small = shrink(comp, cand.theta, tol)
+        ok2, sc2, sides2 = recheck(comp, small, tol)
         if ok2:
             params, sc, sides = small, sc2, sides2
     except Exception as exc:  # noqa: BLE001 - the unshrunk witness stands
