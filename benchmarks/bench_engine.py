@@ -20,6 +20,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _timing import best_time  # noqa: E402 - benchmarks/ is on sys.path when a script runs
 from pyverify.checks.compiled import compile_check  # noqa: E402
 from pyverify.registry import Check  # noqa: E402
 
@@ -32,15 +33,6 @@ CLAIMS = {
 }
 
 
-def best_of(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
 def batch_vs_loop(n: int = 512) -> None:
     ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
     print(f"batched check vs per-instance loop, {n} instances, same claim and instances")
@@ -49,9 +41,8 @@ def batch_vs_loop(n: int = 512) -> None:
         comp = compile_check(Check.model_validate(spec), {}, "relation")
         theta = comp.init_theta(n, torch.Generator().manual_seed(0), ctx)
         with torch.no_grad():
-            comp.evaluate(theta, ctx)  # warm-up
-            tb = best_of(lambda: comp.evaluate(theta, ctx))
-            tl = best_of(lambda: [comp.evaluate_one(theta, i, ctx) for i in range(n)], repeat=1)
+            tb, _ = best_time(lambda: comp.evaluate(theta, ctx))
+            tl, _ = best_time(lambda: [comp.evaluate_one(theta, i, ctx) for i in range(n)], repeat=1)
         print(f"{name:<30} {tb:>10.4f} {tl:>10.4f} {tl / tb:>13.1f}")
 
 

@@ -8,20 +8,10 @@ decrease per Guttman transform is below 1e-9 or 300 transforms.
     python benchmarks/bench_positional.py
 """
 
-import time
-
 import torch
 
+from _timing import best_time  # benchmarks/ is on sys.path when a script runs
 from pyverify.attention import positional as pe
-
-
-def best_time(fn, repeat):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def main():

@@ -7,20 +7,10 @@ Prints the time ratio stable/definitional, the worst relative error of each at s
     python benchmarks/bench_quaternion.py
 """
 
-import time
-
 import torch
 
+from _timing import best_time  # benchmarks/ is on sys.path when a script runs
 from pyverify.attention import quaternion as qt
-
-
-def best_time(fn, repeat=5):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def naive(q, k):
@@ -33,8 +23,8 @@ def main():
     print(f"{'N pairs':>9} {'stable/naive time':>17}")
     for n in (10_000, 1_000_000):
         q, k = qt.random_unit_quaternions(n, generator=g), qt.random_unit_quaternions(n, generator=g)
-        t_s, _ = best_time(lambda: qt.geodesic_distance(q, k))
-        t_n, _ = best_time(lambda: naive(q, k))
+        t_s, _ = best_time(lambda: qt.geodesic_distance(q, k), 5)
+        t_n, _ = best_time(lambda: naive(q, k), 5)
         print(f"{n:9d} {t_s / t_n:17.2f}")
     print()
     print(f"{'angle':>8} {'rel err stable':>14} {'rel err naive':>13}")

@@ -8,20 +8,10 @@ output against the exact one (inputs scaled so that logits are O(1)).
     python benchmarks/bench_random_features.py
 """
 
-import time
-
 import torch
 
+from _timing import best_time  # benchmarks/ is on sys.path when a script runs
 from pyverify.attention import random_features as rf
-
-
-def best_time(fn, repeat=3):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def main():

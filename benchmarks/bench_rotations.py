@@ -14,42 +14,19 @@ Run: PYTHONPATH=. python benchmarks/bench_rotations.py
 from __future__ import annotations
 
 import os
-import statistics
 import time
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
+from _timing import interleaved  # benchmarks/ is on sys.path when a script runs
 from pyverify.attention import rotations as rot
 
 DEVICE = torch.device(os.environ.get("BENCH_DEVICE", "cpu"))
 DTYPE = torch.float32
 torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "1")))
 DENSE_BUDGET = 1e9  # skip the dense definition when N d^3 exceeds this (seconds per call)
-
-
-def sync():
-    if DEVICE.type == "cuda":
-        torch.cuda.synchronize()
-
-
-def interleaved(fns: dict, reps: int, budget_s: float = 6.0) -> dict:
-    """Median seconds per call of each function, calling them in turn so load changes hit all alike."""
-    for fn in fns.values():  # warm-up
-        fn()
-    times = {k: [] for k in fns}
-    start = time.perf_counter()
-    for i in range(reps):
-        for k, fn in fns.items():
-            sync()
-            t0 = time.perf_counter()
-            fn()
-            sync()
-            times[k].append(time.perf_counter() - t0)
-        if time.perf_counter() - start > budget_s and i >= 2:
-            break
-    return {k: statistics.median(v) for k, v in times.items()}
 
 
 # ----------------------------------------------------------------------------- 1. fast path vs dense

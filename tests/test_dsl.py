@@ -50,7 +50,9 @@ def test_forbidden_constructs_are_refused(text):
     "qexp(x, rotor='exp_u') == x",
 ])
 def test_allowed_constructs_parse(text):
-    dsl.parse(text, NAMES, FUNCS)
+    tree = dsl.parse(text, NAMES, FUNCS)
+    ops = [r.op for r in dsl.relations(tree, text)]
+    assert ops and set(ops) <= {"==", "<=", ">="}
 
 
 def test_relations_split_chains():

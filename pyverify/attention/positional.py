@@ -55,7 +55,7 @@ def _safe_sqrt(x: torch.Tensor) -> torch.Tensor:
     return torch.where(positive, torch.sqrt(torch.where(positive, x, torch.ones_like(x))), torch.zeros_like(x))
 
 
-def _as_float(x, name: str) -> torch.Tensor:
+def _as_float(x) -> torch.Tensor:
     t = torch.as_tensor(x)
     if not t.is_floating_point():
         t = t.to(torch.float64)
@@ -97,7 +97,7 @@ def hellinger(mu: torch.Tensor, *, normalized: bool = False, validate: bool = Tr
         ValueError: wrong shape, or (``validate=True``) a negative entry or a row not summing to 1
             within ``sqrt(eps)``.
     """
-    mu = _as_float(mu, "mu")
+    mu = _as_float(mu)
     if mu.dim() < 2:
         raise ValueError(f"mu must have shape (..., n, V), got {tuple(mu.shape)}")
     if validate:
@@ -127,7 +127,7 @@ def pairwise_distances(P: torch.Tensor) -> torch.Tensor:
     From the differences (not the Gram trick, which loses accuracy for close rows); gradient 0 on
     the diagonal.
     """
-    P = _as_float(P, "P")
+    P = _as_float(P)
     if P.dim() < 2:
         raise ValueError(f"P must have shape (..., n, d), got {tuple(P.shape)}")
     diff = P.unsqueeze(-2) - P.unsqueeze(-3)
@@ -140,7 +140,7 @@ def double_centred_gram(D: torch.Tensor, *, squared: bool = False) -> torch.Tens
     ``B = -1/2 H (D o D) H`` with ``H = I - 11^T / n`` (``D o D`` replaced by ``D`` when
     ``squared=True``), evaluated as ``-1/2 (D2 - row means - column means + grand mean)``.
     """
-    D = _as_float(D, "D")
+    D = _as_float(D)
     _check_square(D)
     D2 = D if squared else D * D
     centred = D2 - D2.mean(-1, keepdim=True) - D2.mean(-2, keepdim=True) + D2.mean((-2, -1), keepdim=True)
@@ -167,7 +167,7 @@ def classical_mds(D: torch.Tensor, d: int, *, rank: int | None = None, squared: 
         d: output dimension.
         rank: optional truncation ``r <= d``.
     """
-    D = _as_float(D, "D")
+    D = _as_float(D)
     n = _check_square(D)
     d = _check_dim(d)
     r = min(d, n) if rank is None else min(_check_dim(rank, "rank"), d, n)
@@ -202,7 +202,7 @@ def low_rank_factor(P: torch.Tensor, r: int) -> tuple[torch.Tensor, torch.Tensor
     Truncated SVD ``P = U S V^T``: ``A = U_r S_r``, ``B = V_r`` (orthonormal columns), the best
     rank-``r`` approximation (Eckart-Young); exact when ``r >= rank(P)``.  ``r(n + d)`` parameters.
     """
-    P = _as_float(P, "P")
+    P = _as_float(P)
     if P.dim() < 2:
         raise ValueError(f"P must have shape (..., n, d), got {tuple(P.shape)}")
     r = _check_dim(r, "r")
@@ -217,7 +217,7 @@ def distance_stress(E: torch.Tensor, D: torch.Tensor, *, normalized: bool = True
 
     ``sum_{i<j} (E_ij - D_ij)^2 / sum_{i<j} D_ij^2`` (``normalized=False``: numerator only).
     """
-    E, D = _as_float(E, "E"), _as_float(D, "D")
+    E, D = _as_float(E), _as_float(D)
     n = _check_square(D)
     if E.shape[-2:] != (n, n):
         raise ValueError(f"E must have shape (..., {n}, {n}) like D, got {tuple(E.shape)}")
@@ -238,8 +238,8 @@ def stress(P: torch.Tensor, D: torch.Tensor, *, normalized: bool = True) -> torc
     normalised raw stress the paper writes (no square root).  Returns a tensor so that it stays
     differentiable; ``float(stress(P, D))`` for a number.
     """
-    P = _as_float(P, "P")
-    n = _check_square(_as_float(D, "D"))
+    P = _as_float(P)
+    n = _check_square(_as_float(D))
     if P.dim() < 2 or P.shape[-2] != n:
         raise ValueError(f"P must have shape (..., {n}, d) to match D ({n}x{n}), got {tuple(P.shape)}")
     return distance_stress(pairwise_distances(P), D, normalized=normalized)
@@ -290,7 +290,7 @@ def smacof(D: torch.Tensor, d: int, *, init: str | torch.Tensor = "mds", max_ite
         max_iter: maximum number of Guttman transforms.
         tol: stop once every batch entry's relative stress decrease is below ``tol``.
     """
-    D = _as_float(D, "D")
+    D = _as_float(D)
     _check_square(D)
     d = _check_dim(d)
     if isinstance(init, str):
@@ -302,7 +302,7 @@ def smacof(D: torch.Tensor, d: int, *, init: str | torch.Tensor = "mds", max_ite
         else:
             raise ValueError(f"init must be 'mds', 'random' or a tensor, got {init!r}")
     else:
-        X = _as_float(init, "init").to(dtype=D.dtype, device=D.device)
+        X = _as_float(init).to(dtype=D.dtype, device=D.device)
         if X.shape != (*D.shape[:-1], d):
             raise ValueError(f"init must have shape {(*D.shape[:-1], d)}, got {tuple(X.shape)}")
     history = [stress(X, D)]
@@ -329,19 +329,19 @@ def monotonicity_violation_rate(P: torch.Tensor, *, positions: torch.Tensor | No
     keeps the triples with ``j = i`` (never violations; Definition 9 formally contains them, the
     default drops them so that a random encoding scores ~50%).  Not differentiable (a count).
     """
-    P = _as_float(P, "P")
+    P = _as_float(P)
     if P.dim() < 2:
         raise ValueError(f"P must have shape (..., n, d), got {tuple(P.shape)}")
     n = P.shape[-2]
     if positions is not None and reference is not None:
         raise ValueError("give positions or reference, not both")
     if reference is None:
-        pos = torch.arange(n, dtype=P.dtype, device=P.device) if positions is None else _as_float(positions, "positions").to(P.device)
+        pos = torch.arange(n, dtype=P.dtype, device=P.device) if positions is None else _as_float(positions).to(P.device)
         if pos.shape[-1] != n:
             raise ValueError(f"positions must have shape (..., {n}), got {tuple(pos.shape)}")
         R = (pos.unsqueeze(-1) - pos.unsqueeze(-2)).abs()
     else:
-        R = _as_float(reference, "reference").to(P.device)
+        R = _as_float(reference).to(P.device)
         if _check_square(R, "reference") != n:
             raise ValueError(f"reference must be (..., {n}, {n}), got {tuple(R.shape)}")
     E = pairwise_distances(P.detach())
@@ -394,7 +394,7 @@ def rope_encoding(n: int, d: int, *, x: torch.Tensor | None = None, base: float 
     if x is None:
         x = torch.full((d,), 1 / math.sqrt(2.0), **_factory(dtype, device))
     else:
-        x = _as_float(x, "x")
+        x = _as_float(x)
         if x.shape[-1] != d:
             raise ValueError(f"x must have shape (..., {d}), got {tuple(x.shape)}")
     i = torch.arange(start, start + n, dtype=torch.float64, device=x.device)

@@ -98,7 +98,7 @@ def _ones(ctx: dict, *shape: Any) -> torch.Tensor:
     return torch.ones(*[int(s) for s in shape], **ctx)
 
 
-def _t(x: Any, ctx: dict | None = None) -> torch.Tensor:
+def _t(x: Any) -> torch.Tensor:
     return x if isinstance(x, torch.Tensor) else torch.as_tensor(x, dtype=torch.float64)
 
 

@@ -32,10 +32,35 @@ class SearchOutcome:
     instances: int
     satisfiable: bool  # some instance satisfied all assumptions
     nan_instance: Candidate | None = None
+    failed_instances: int = 0  # instances whose evaluation raised (skipped, not counted as violations)
+    ascent_failure: str | None = None  # why the gradient ascent stopped early, if it did
 
 
 def _take(theta: dict, i: int) -> dict:
     return {n: {k: v[i: i + 1].detach().clone() for k, v in t.items()} for n, t in theta.items()}
+
+
+def _slice(theta: dict, lo: int, hi: int) -> dict:
+    return {n: {k: v[lo:hi] for k, v in t.items()} for n, t in theta.items()}
+
+
+def _score_batch(comp: Compiled, theta: dict, size: int, ctx: dict, tol: float | None, out: SearchOutcome) -> RuntimeError | None:
+    """Score a batch of instances into ``out``. An instance whose evaluation raises (an eigensolver
+    that does not converge on it, say) is skipped, not allowed to kill the search: a failing batch is
+    halved until the failing instances are isolated. Returns the first failure, if any."""
+    try:
+        with torch.no_grad():
+            sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
+    except RuntimeError as exc:  # torch's LinAlgError is one; a bad check is a DSLError/CheckError and raises
+        if size == 1:
+            out.failed_instances += 1
+            return exc
+        half = size // 2
+        first = _score_batch(comp, _slice(theta, 0, half), half, ctx, tol, out)
+        second = _score_batch(comp, _slice(theta, half, size), size - half, ctx, tol, out)
+        return first or second
+    _merge(out, theta, sc)
+    return None
 
 
 def _merge(out: SearchOutcome, theta: dict, sc: Scored) -> None:
@@ -72,13 +97,12 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
 
     ``stop_early``: return after the random phase when it already found a violation (the caller
     confirms it, and searches again without stopping early if the confirmation fails)."""
-    dtype = ctx["dtype"]
     n_rel = len(comp.relations)
     out = SearchOutcome([-math.inf] * n_rel, [None] * n_rel, None, 0, False)
     theta = comp.init_theta(instances, gen, ctx, degenerate=max(1, instances // 8))
-    with torch.no_grad():
-        sc = score_sides(comp.evaluate(theta, ctx), tol, dtype)
-    _merge(out, theta, sc)
+    failure = _score_batch(comp, theta, instances, ctx, tol, out)
+    if failure is not None and out.failed_instances == instances:
+        raise failure  # no instance can be evaluated: the check itself cannot run
     out.instances += instances
     if stop_early and out.best is not None:
         return out
@@ -96,28 +120,38 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps, eta_min=ASCENT_LR / 10)
     for _ in range(steps):
         opt.zero_grad()
-        sides = comp.evaluate(theta, ctx)
-        sc = score_sides(sides, tol, dtype)
-        with torch.no_grad():
-            _merge(out, theta, sc)
-        # push every relation towards failure while staying inside the assumptions (penalty outside)
-        obj = sc.objective - 100 * torch.relu(sc.assume_slack)
-        obj = torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))
-        if not obj.requires_grad:
-            break
-        (-obj.sum()).backward()
+        try:
+            if not _ascent_step(comp, theta, ctx, tol, out):
+                break
+        except RuntimeError as exc:
+            # the ascent walked where the check cannot be evaluated (or differentiated): keep what it found
+            out.ascent_failure = f"{type(exc).__name__}: {exc}"
+            return out
         for p in params:
             if p.grad is not None:
                 p.grad.nan_to_num_(0.0, 0.0, 0.0)
         opt.step()
         sched.step()
         out.instances += restarts
-    with torch.no_grad():
-        _merge(out, theta, score_sides(comp.evaluate(theta, ctx), tol, dtype))
+    _score_batch(comp, {n: {k: v.detach() for k, v in t.items()} for n, t in theta.items()}, restarts, ctx, tol, out)
     return out
 
 
-def recheck(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> tuple[bool, Scored, Sides]:
+def _ascent_step(comp: Compiled, theta: dict, ctx: dict, tol: float | None, out: SearchOutcome) -> bool:
+    """Score the ascent's instances into ``out`` and back-propagate the objective; False when it has no gradient."""
+    sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
+    with torch.no_grad():
+        _merge(out, theta, sc)
+    # push every relation towards failure while staying inside the assumptions (penalty outside)
+    obj = sc.objective - 100 * torch.relu(sc.assume_slack)
+    obj = torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))
+    if not obj.requires_grad:
+        return False
+    (-obj.sum()).backward()
+    return True
+
+
+def recheck(comp: Compiled, theta: dict, tol: float | None) -> tuple[bool, Scored, Sides]:
     """Re-evaluate one instance in float64 on the CPU, without vmap."""
     cpu = {"dtype": torch.float64, "device": torch.device("cpu")}
     th = {n: {k: v.detach().to(**cpu) for k, v in t.items()} for n, t in theta.items()}
@@ -128,14 +162,14 @@ def recheck(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> tuple[
     return ok, sc, sides
 
 
-def shrink(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> dict:
+def shrink(comp: Compiled, theta: dict, tol: float | None) -> dict:
     """Round the parameters as coarsely as the violation survives (0 decimals first)."""
     for decimals in (0, 1, 2, 3, 4):
         rounded = {n: {k: torch.round(v.detach(), decimals=decimals) for k, v in t.items()} for n, t in theta.items()}
         if any(not bool(torch.isfinite(v).all()) for t in rounded.values() for v in t.values()):
             continue
         try:
-            ok, _, _ = recheck(comp, rounded, ctx, tol)
+            ok, _, _ = recheck(comp, rounded, tol)
         except (RuntimeError, dsl.DSLError, ValueError):
             ok = False
         if ok:

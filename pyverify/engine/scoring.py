@@ -45,7 +45,6 @@ class Scored:
     measure: list[torch.Tensor]  # per relation (B,): relative error (==) or lhs - rhs slack (<=)
     ratio: list[torch.Tensor | None]  # per bound relation: max lhs / rhs (tightness)
     assume_ok: torch.Tensor  # (B,) bool
-    assume_score: torch.Tensor  # (B,) max assume violation (<= 1 satisfied)
     tol: torch.Tensor
 
 
@@ -110,7 +109,7 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     score = torch.stack(scores).amax(0) if scores else zero
     objective = torch.stack(objs).sum(0) if objs else zero
     assume_slack = torch.stack(aslack).amax(0) if aslack else zero
-    return Scored(score, objective, assume_slack, measures, ratios, a <= 1, a, t)
+    return Scored(score, objective, assume_slack, measures, ratios, a <= 1, t)
 
 
 def violated_relations(sides: Sides, sc: Scored) -> list[int]:

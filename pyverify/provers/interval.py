@@ -10,6 +10,8 @@ rounding artefact of the float64 evaluation. Functions without a ball implementa
 from __future__ import annotations
 
 import ast
+import math
+
 from typing import Any
 
 import torch
@@ -103,6 +105,47 @@ def _eye(n: int) -> arb_mat:
     return arb_mat([[1 if i == j else 0 for j in range(n)] for i in range(n)])
 
 
+def _extreme(balls: list[arb], which: str) -> arb:
+    """Enclosure of the max (or min) of scalar balls: its bounds are the max (min) of their bounds,
+    each rounded outwards to a double (arb's own max/min is rigorous too, but much looser)."""
+    pick = max if which == "max" else min
+    lo = pick(math.nextafter(float(b.lower()), -math.inf) for b in balls)
+    hi = pick(math.nextafter(float(b.upper()), math.inf) for b in balls)
+    return arb(lo).union(arb(hi))
+
+
+def _int_pow(x: arb, n: int) -> arb:
+    """x ** n by repeated squaring: arb's own power returns nan for a ball around 0 (e.g. an entry
+    that is zero up to rounding), where the product of balls stays a tight enclosure."""
+    if n < 0:
+        return 1 / _int_pow(x, -n)
+    out, base = arb(1), x
+    while n:
+        if n & 1:
+            out = out * base
+        base = base * base
+        n >>= 1
+    return out
+
+
+def _power(a: Ball, exponent: Any) -> Ball:
+    """``a ** exponent`` with the float64 backend's meaning: a square matrix raised to a non-negative
+    integer is the matrix power; otherwise the power is elementwise. (Constants reach this backend as
+    exact scalar balls, so an exact integer ball stands for the integer the float64 backend sees.)"""
+    if isinstance(exponent, (int, float)):
+        exponent = Ball.scalar(float(exponent))
+    b = _lift(exponent)
+    if b.ndim != 0:
+        raise Unsupported("tensor exponents")
+    p = b.s()
+    n = p.unique_fmpz() if p.is_exact() else None
+    if n is None:
+        return a.map(lambda x: x ** p)
+    if a.ndim == 2 and a.m.nrows() == a.m.ncols() and int(n) >= 0:
+        return Ball(a.m ** int(n), 2)
+    return a.map(lambda x: _int_pow(x, int(n)))
+
+
 class BallBackend(dsl.Backend):
     def __init__(self, conventions: dict[str, str] | None = None):
         # the claim's conventions fill the same keywords as in torch (a ball `norm` must be the same norm)
@@ -112,6 +155,8 @@ class BallBackend(dsl.Backend):
         return Ball.scalar(float(value))
 
     def binop(self, op, a, b):
+        if op == "**":
+            return _power(_lift(a), b)
         a, b = _lift(a), _lift(b)
         if op == "+":
             return _elementwise(a, b, lambda x, y: x + y)
@@ -121,11 +166,6 @@ class BallBackend(dsl.Backend):
             return _elementwise(a, b, lambda x, y: x * y)
         if op == "/":
             return _elementwise(a, b, lambda x, y: x / y)
-        if op == "**":
-            if b.ndim != 0:
-                raise Unsupported("tensor exponents")
-            p = b.s()
-            return a.map(lambda x: x ** p)
         if op == "@":
             if a.ndim == 1 and b.ndim == 1:
                 return Ball.scalar((a.m.transpose() * b.m)[0, 0])
@@ -159,6 +199,8 @@ class BallBackend(dsl.Backend):
             for v in vals[1:]:
                 out = _elementwise(out, v, lambda x, y: x + y)
             return out
+        if name in ("max", "min") and all(v.ndim == 0 for v in vals):
+            return Ball.scalar(_extreme([v.s() for v in vals], name))
         raise Unsupported(f"reduction {name}")
 
     def call(self, name, args, kwargs):
@@ -182,6 +224,8 @@ def _opnorm(a: Ball) -> Ball:
     g = a.m.transpose() * a.m
     n = g.nrows()
     mid = torch.tensor([[float(g[i, j].mid()) for j in range(n)] for i in range(n)], dtype=torch.float64)
+    if not bool(torch.isfinite(mid).all()):
+        raise Unsupported("operator norm of a matrix with unbounded entries")
     _, vecs = torch.linalg.eigh(mid)
     q = arb_mat(vecs.tolist())
     c = arb_mat.solve(q, g * q)
@@ -277,10 +321,7 @@ def _pi_null(u: Ball, m: Ball) -> Ball:
 
 
 def _amax(a: Ball) -> Ball:
-    es = a.entries()
-    lo = max(float(e.lower()) for e in es)
-    hi = max(float(e.upper()) for e in es)
-    return Ball.scalar(arb((lo + hi) / 2, (hi - lo) / 2))
+    return Ball.scalar(_extreme(a.entries(), "max"))
 
 
 _BALL_MEANINGS = {

@@ -40,7 +40,7 @@ def _time_limit(seconds: int):
         yield
         return
 
-    def handler(signum, frame):
+    def handler(_signum, _frame):  # the signature signal.signal requires
         raise TimeoutError
 
     old = signal.signal(signal.SIGALRM, handler)
@@ -171,7 +171,7 @@ def _is_zero(expr: Any) -> bool:
     return False
 
 
-def prove(claim, check, seconds: int = 60, conventions: dict[str, str] | None = None) -> Outcome:
+def prove(check, seconds: int = 60, conventions: dict[str, str] | None = None) -> Outcome:
     spec = check.symbolic
     dims = dict(spec.dims if spec is not None and spec.dims else sweep(check)[0])
     notes: list[str] = []

@@ -33,7 +33,7 @@ class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     pass
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode, deep: bool = False) -> _LineDict:
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict:
     loader.flatten_mapping(node)
     out = _LineDict()
     out.line = node.start_mark.line + 1

@@ -26,30 +26,9 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .core import Pi_act, cayley, commuting_generators, skew
+from .rotary import StructuredRotary, initial_freqs
 
 __all__ = ["ESPRAttention", "FoldedESPRAttention"]
-
-
-def _initial_freqs(n_heads: int, d_c: int, m: int, theta: float, how, generator, dtype, device) -> Tensor:
-    """(H, d_c, m) starting frequencies.  "axial": plane u follows coordinate u mod d_c with a RoPE ladder
-    theta^{-j/n_k} (exactly RoPE for d_c = 1, 2m = d_h); "mixed": RoPE magnitudes theta^{-u/m} along random
-    unit directions of R^{d_c}; a tensor (d_c, m) or (H, d_c, m) is used as given."""
-    if isinstance(how, Tensor):
-        f = how.to(dtype=dtype, device=device)
-        if f.shape not in ((d_c, m), (n_heads, d_c, m)):
-            raise ValueError(f"freq_init tensor must be ({d_c}, {m}) or ({n_heads}, {d_c}, {m}), got {tuple(f.shape)}")
-        return f.expand(n_heads, d_c, m).clone()
-    if how == "axial":
-        f = torch.zeros(d_c, m, dtype=dtype)
-        for u in range(m):
-            k, j = u % d_c, u // d_c
-            f[k, u] = theta ** (-j / len(range(k, m, d_c)))
-        return f.expand(n_heads, d_c, m).clone().to(device)
-    if how == "mixed":
-        mags = theta ** (-torch.arange(m, dtype=dtype) / m)
-        dirs = torch.randn(n_heads, d_c, m, generator=generator, dtype=dtype)
-        return (dirs / dirs.norm(dim=1, keepdim=True) * mags).to(device)
-    raise ValueError(f"freq_init must be 'axial', 'mixed' or a tensor, got {how!r}")
 
 
 def _half_layout(m: int, d_keep: int) -> list[int]:
@@ -106,7 +85,7 @@ class ESPRAttention(nn.Module):
         d_model, n_heads: model width D and number of heads H.
         d_c: number of position coordinates; forward takes r (B, N, d_c).
         head_dim: d_h (default d_model // n_heads).  n_planes: m rotating planes per head (default d_h // 2).
-        theta, freq_init: frequency initialisation, see ``_initial_freqs`` ("axial" = RoPE for d_c = 1).
+        theta, freq_init: frequency initialisation, see ``rotary.initial_freqs`` ("axial" = RoPE for d_c = 1).
         learn_freqs: frequencies are parameters (else a buffer).
         learn_basis: U = cayley(skew(W_U)) is learned (starts at I); False fixes U = I (the O(d) path).
         post_rotation: "free" P = U cayley(skew(W_P)) U^T in SO(d_h) (the ESPR class); "structured"
@@ -150,7 +129,7 @@ class ESPRAttention(nn.Module):
         H, d_null = n_heads, head_dim - 2 * m
         self.qkv = nn.Linear(d_model, 3 * H * head_dim, bias=bias, **fk)
         self.out_proj = nn.Linear(H * head_dim, d_model, bias=bias, **fk)
-        freqs = _initial_freqs(H, d_c, m, theta, freq_init, generator, dtype, device)
+        freqs = initial_freqs(H, d_c, m, theta, freq_init, generator, dtype, device)
         if learn_freqs:
             self.freqs = nn.Parameter(freqs)
         else:
@@ -195,6 +174,13 @@ class ESPRAttention(nn.Module):
         """L (H, d_c, d_h, d_h); commuting unless generator_mode == "free"."""
         L = commuting_generators(self.basis(), self.freqs, check_orthogonal=False)
         return L if self.generator_perturbation is None else L + skew(self.generator_perturbation)
+
+    def rotary(self) -> StructuredRotary:
+        """The rotary part of the layer, R_STR(r), as a ``StructuredRotary`` over this layer's own basis and
+        frequencies (shared, so gradients reach the layer): ``rotary().rotate_queries_or_keys(q, r)`` with
+        q (B, H, N, d_h), r (B, N, d_c).  With P = I and Pi = I (post_rotation="none", project_active=False)
+        the layer is this rotation of q and k followed by plain scaled dot-product attention."""
+        return StructuredRotary.from_parameters(self.basis_skew, self.freqs, heads=True)
 
     def active_projector(self) -> Tensor:
         """Pi (H, d_h, d_h): Pi_act = U diag(I_2m, 0) U^T, or I when project_active is False."""

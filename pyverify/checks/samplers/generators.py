@@ -21,6 +21,7 @@ class CommutingSkew(Sampler):
     """Commuting skew generators in joint block form: L_k = U (+_u lambda_ku J + 0) U^T.
 
     Parts: L (d_c, d, d), U (d, d), freqs (d_c, m). ``U=identity`` fixes U = I (RoPE-like).
+    Instances satisfy: L_k skew, [L_k, L_l] = 0, joint block form with basis U.
     """
 
     name, hypothesis = "commuting_skew", "L_k skew, [L_k, L_l] = 0, joint block form with basis U"
@@ -76,7 +77,9 @@ class CommutingSkew(Sampler):
 
 
 class SkewFamily(Sampler):
-    """d_c independent skew matrices (no commutation): the relaxation of ``commuting_skew``."""
+    """d_c independent skew matrices (no commutation): the relaxation of ``commuting_skew``.
+    Instances satisfy: L_k skew, |L_k|_2 <= hi.
+    """
 
     name, hypothesis = "skew_family", "L_k skew, |L_k|_2 <= hi"
     params = (_D, _DC, Param("hi", "float", 2.0, lo=0, lo_open=True, doc="operator-norm bound"))
@@ -99,6 +102,7 @@ class NearCommutingSkew(CommutingSkew):
     """Commuting family plus a skew perturbation of operator norm exactly eps per generator.
 
     Parts: L (perturbed), L0 (commuting), E (unit perturbations), U, freqs.
+    Instances satisfy: L_k = L0_k + eps E_k, L0 commuting skew, E_k skew, |E_k|_2 = 1.
     """
 
     name, hypothesis = "near_commuting_skew", "L_k = L0_k + eps E_k, L0 commuting skew, E_k skew, |E_k|_2 = 1"
@@ -130,6 +134,7 @@ class StructuredPost(CommutingSkew):
     P = U diag(I_2m, R_null) U^T (rotations.structured_post_rotation). ``leak`` > 0 moves P off 𝒜
     by exp(leak * E) with E skew, |E|_2 = 1 (a post-rotation *near* 𝒜).
 
+    Instances satisfy: P = U diag(I_2m, R) U^T, R in SO(d - 2m) (times exp(leak E)).
     Parts: L, U, freqs (as commuting_skew), P, E (the leak direction), m."""
 
     name, hypothesis = "structured_post", "P = U diag(I_2m, R) U^T, R in SO(d - 2m) (times exp(leak E))"
@@ -164,7 +169,9 @@ class StructuredPost(CommutingSkew):
 
 
 class CayleyPost(CommutingSkew):
-    """Commuting generators with an arbitrary Cayley post-rotation P = cayley(S), S skew, |S|_2 <= rho."""
+    """Commuting generators with an arbitrary Cayley post-rotation P = cayley(S), S skew, |S|_2 <= rho.
+    Instances satisfy: P = (I - S)(I + S)^{-1}, S skew, |S|_2 <= rho.
+    """
 
     name, hypothesis = "cayley_post", "P = (I - S)(I + S)^{-1}, S skew, |S|_2 <= rho"
     params = (_D, _DC, *_FAMILY, Param("rho", "float", 1.0, lo=0, lo_open=True, doc="operator-norm bound of S"))

@@ -73,9 +73,11 @@ _NORM_RANGE = (Param("lo", "float", 0.0, lo=0, doc="smallest norm"),
 
 
 class Mat(Sampler):
-    """General matrix with operator norm in [lo, hi]; kind: general | sym | skew."""
+    """General matrix with operator norm in [lo, hi]; kind: general | sym | skew.
+    Instances satisfy: M in R^{m x n} with lo <= |M|_2 <= hi.
+    """
 
-    name, hypothesis = "mat", "M in R^{m x n} with lo <= |M|_2 <= hi"
+    name = "mat"
     kind = "general"
     params = (_size("n", "columns", positional=True),
               _size("m", "rows", default=Derived("n", lambda p: p["n"]), positional=True),
@@ -173,7 +175,9 @@ class PSD(Sampler):
 
 
 class Orth(Sampler):
-    """Orthogonal matrix exp(S) (times a reflection when det = -1)."""
+    """Orthogonal matrix exp(S) (times a reflection when det = -1).
+    Instances satisfy: Q^T Q = I (det as given: 1, -1 or any).
+    """
 
     name, hypothesis = "orth", "Q^T Q = I (det as given: 1, -1 or any)"
     params = (_size("n", "dimension", positional=True),

@@ -10,7 +10,9 @@ from .linalg import Vec
 
 
 class UnitQuat(Sampler):
-    name, hypothesis = "unit_quat", "q in S^3"
+    """Instances satisfy: q in S^3."""
+
+    name = "unit_quat"
 
     def shapes(self):
         return {"raw": (4,)}
@@ -32,7 +34,9 @@ class UnitQuat(Sampler):
 
 
 class SmallAngle(Sampler):
-    """A rotation generator u in R^3 with |u| <= eps (eps may be a sweep variable)."""
+    """A rotation generator u in R^3 with |u| <= eps (eps may be a sweep variable).
+    Instances satisfy: u in R^3, |u| <= eps.
+    """
 
     name, hypothesis = "small_angle", "u in R^3, |u| <= eps"
     params = (Param("eps", "float", 0.1, positional=True, lo=0, lo_open=True, doc="largest angle |u|"),
@@ -52,7 +56,9 @@ class SmallAngle(Sampler):
 
 
 class Simplex(Sampler):
-    """Probability vectors (softmax of free logits); rows=n gives an (n, V) matrix of distributions."""
+    """Probability vectors (softmax of free logits); rows=n gives an (n, V) matrix of distributions.
+    Instances satisfy: entries >= 0, rows sum to 1.
+    """
 
     name, hypothesis = "simplex", "entries >= 0, rows sum to 1"
     params = (Param("V", "int", positional=True, lo=1, doc="number of outcomes"),
@@ -78,7 +84,9 @@ class Simplex(Sampler):
 
 
 class Gaussian(Sampler):
-    """Random variable: standard normal draws of the given shape (not optimised)."""
+    """Random variable: standard normal draws of the given shape (not optimised).
+    Instances satisfy: i.i.d. N(0, 1) entries.
+    """
 
     name, hypothesis = "gaussian", "i.i.d. N(0, 1) entries"
     params = (Param("shape", "int", [], variadic=True, lo=1, doc="shape of one draw"),)
@@ -95,7 +103,9 @@ class Gaussian(Sampler):
 
 
 class ORF(Gaussian):
-    """Random variable: block-orthogonal Gaussian features (m, d) (random_features.gaussian_orthogonal)."""
+    """Random variable: block-orthogonal Gaussian features (m, d) (random_features.gaussian_orthogonal).
+    Instances satisfy: rows orthogonal in blocks of d, marginally N(0, I).
+    """
 
     name, hypothesis = "orf", "rows orthogonal in blocks of d, marginally N(0, I)"
     params = (Param("m", "int", positional=True, lo=1, doc="number of features"),

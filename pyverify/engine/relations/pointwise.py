@@ -12,7 +12,7 @@ import torch
 
 from ...checks.compiled import Compiled
 from ...registry import Claim, Verdict
-from ..falsify import Candidate, recheck, search, shrink
+from ..falsify import Candidate, SearchOutcome, recheck, search, shrink
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
 from ..rounding import rounding_verdict
 from ..scoring import relation_score, violated_relations
@@ -34,6 +34,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         out = search(comp, n_inst, n_rest, budget.steps, gen, ctx, check.tol,
                      stop_early=kind not in ("constant", "exists"))
         res.instances += out.instances
+        _note_failures(res, out)
         any_satisfiable |= out.satisfiable
         if not worst_measure:
             worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
@@ -44,7 +45,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             if q is not None:
                 ratios_by_size[j].append((comp.dims, q))
         if out.nan_instance is not None and kind != "exists":
-            _, _, sides = recheck(comp, out.nan_instance.theta, ctx, check.tol)
+            _, _, sides = recheck(comp, out.nan_instance.theta, check.tol)
             res.verdict = Verdict.error
             res.message = f"evaluation gave NaN/inf on an instance satisfying the hypotheses (dims {comp.dims})"
             res.details["nan_values"] = values_json(sides.values)
@@ -57,12 +58,13 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
                 return
             continue
         if out.best is not None and kind != "constant":
-            if _confirm(comp, out.best, ctx, check.tol, seed, res):
+            if _confirm(comp, out.best, check.tol, seed, res):
                 return
             # the random-phase candidate did not survive the re-check: run the full adversarial search
             out = search(comp, n_inst, n_rest, budget.steps, gen, ctx, check.tol)
             res.instances += out.instances
-            if out.best is not None and _confirm(comp, out.best, ctx, check.tol, seed, res):
+            _note_failures(res, out)
+            if out.best is not None and _confirm(comp, out.best, check.tol, seed, res):
                 return
     if kind == "exists":
         res.verdict = Verdict.not_checkable
@@ -85,7 +87,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     if check.symbolic is not None:
         from ...provers.symbolic import prove
 
-        outcome = prove(claim, check, conventions=compiled[0].conventions)
+        outcome = prove(check, conventions=compiled[0].conventions)
         res.details["symbolic"] = outcome.as_dict()
         if outcome.proved:
             res.verdict = Verdict.symbolic
@@ -94,6 +96,15 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         from ..necessity import necessity
 
         res.details["necessity"] = necessity(claim, compiled[0], seed, ctx)
+
+
+def _note_failures(res: Result, out: SearchOutcome) -> None:
+    """Instances the search skipped because their evaluation raised, and an ascent stopped by one:
+    recorded, so that a verdict resting on fewer instances than budgeted says so."""
+    if out.failed_instances:
+        res.details["failed_instances"] = res.details.get("failed_instances", 0) + out.failed_instances
+    if out.ascent_failure is not None:
+        res.details["ascent_stopped"] = out.ascent_failure
 
 
 def _summarise(res: Result, comp: Compiled, worst_measure: list[float], worst_ratio: list[float | None]) -> None:
@@ -111,10 +122,10 @@ def _summarise(res: Result, comp: Compiled, worst_measure: list[float], worst_ra
     res.message = "; ".join(parts)
 
 
-def _confirm(comp: Compiled, cand: Candidate, ctx: dict, tol: float | None, seed: int, res: Result) -> bool:
+def _confirm(comp: Compiled, cand: Candidate, tol: float | None, seed: int, res: Result) -> bool:
     """Re-check a candidate on the independent path; once confirmed the claim is refuted, and a failure
     of shrinking or certification is recorded in the message instead of losing the refutation."""
-    ok, sc, sides = recheck(comp, cand.theta, ctx, tol)
+    ok, sc, sides = recheck(comp, cand.theta, tol)
     if not ok:
         res.details["unconfirmed_candidates"] = res.details.get("unconfirmed_candidates", 0) + 1
         return False
@@ -128,8 +139,8 @@ def _confirm(comp: Compiled, cand: Candidate, ctx: dict, tol: float | None, seed
     res.witness = {"seed": seed, "dims": comp.dims, "params": _params_json(params), "values": values_json(sides.values),
                    "relations": _relation_reports(sides, sc)}
     try:
-        small = shrink(comp, cand.theta, ctx, tol)
-        ok2, sc2, sides2 = recheck(comp, small, ctx, tol)
+        small = shrink(comp, cand.theta, tol)
+        ok2, sc2, sides2 = recheck(comp, small, tol)
         if ok2 and not rounding_verdict(comp, small, sides2, sc2, tol, seed)[0]:
             params, sc, sides = small, sc2, sides2
     except Exception as exc:  # noqa: BLE001 - the unshrunk witness stands
