@@ -165,12 +165,23 @@ def cmd_lean(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    import time
+
     from .engine import check_claims
     from .provers import lean
     from .registry.graph import check_graph
-    from .report import build
+    from .report import build, collect_meta
+    from .report.compare import CompareError, as_text, compare, load_report
+    from .report.plots import write_plots
     from .report.writers import write_html, write_json, write_markdown, write_svg
 
+    started = time.time()
+    old = None
+    if args.compare:
+        try:  # read the old report first: a bad path should not cost a whole run
+            old = load_report(args.compare)
+        except CompareError as exc:
+            return _usage_error(str(exc))
     reg = load_registry(args.registry)
     graph = check_graph(reg)
     results = check_claims(reg, (), args.budget, args.seed, args.device, args.jobs,
@@ -179,10 +190,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.lean_build:
         built, _ = lean.lake_build()
     formal, _ = lean.formal_status(reg, lean.index(), built)
-    report = build(reg, results, graph, formal, {"budget": args.budget, "seed": args.seed, "device": args.device,
-                                                  "toolchain": lean.toolchain(), "lean_built": built})
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    plots = write_plots(reg, results, out)
+    meta = collect_meta(seed=args.seed, budget=args.budget, device=args.device, started=started,
+                        lean_built=built, toolchain=lean.toolchain())
+    report = build(reg, results, graph, formal, meta, plots)
+    if old is not None:
+        report["changes"] = compare(old, report)
     write_json(report, out / "report.json")
     write_markdown(report, out / "report.md")
     write_svg(report, out / "graph.svg")
@@ -191,10 +206,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     for r in results:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1
     mism = [r.id for r in results if not r.matches]
-    print(f"report written to {out}/ (index.html, report.json, report.md, graph.svg)")
+    print(f"report written to {out}/ (index.html, report.json, report.md, graph.svg, plots/)")
     print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
           + f"; graph problems: {len(graph.problems)}; verdicts differing from expect: {len(mism)}"
           + (f" ({', '.join(mism[:10])})" if mism else ""))
+    if old is not None:
+        print(as_text(report["changes"]))
     return EXIT_OK if not mism and graph.ok else EXIT_FAIL
 
 
@@ -286,6 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", default="cpu")
     p.add_argument("--lean-build", action="store_true", help="run `lake build` first (formal status `checked` needs it)")
+    p.add_argument("--compare", metavar="OLD_REPORT_JSON", default=None,
+                   help="list what changed since an earlier report.json (verdicts, refutations, standings)")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--jobs", type=int, default=_default_jobs())
     p.set_defaults(func=cmd_report)

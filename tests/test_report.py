@@ -20,7 +20,7 @@ def test_report_files_and_fields(tmp_path, make_registry, capsys):
     out = tmp_path / "rep"
     code = main(["report", "--registry", str(root), "--out", str(out), "--budget", "quick", "--no-progress"])
     assert code == 0
-    assert {p.name for p in out.iterdir()} == {"index.html", "report.json", "report.md", "graph.svg"}
+    assert {p.name for p in out.iterdir()} == {"index.html", "report.json", "report.md", "graph.svg", "plots"}
     rep = json.loads((out / "report.json").read_text())
     rows = {c["id"]: c for c in rep["claims"]}
     for row in rows.values():

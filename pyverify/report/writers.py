@@ -6,7 +6,9 @@ import html
 import json
 from pathlib import Path
 
+from ..atomic import write_text_atomic
 from ..registry.graph import order_key, tier_label
+from .compare import as_markdown
 
 COLORS = {
     "proved": "#1a7f37", "symbolic": "#2da44e", "holds": "#8fd19e", "refuted": "#d1242f",
@@ -15,7 +17,7 @@ COLORS = {
 
 
 def write_json(report: dict, path: Path) -> None:
-    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_text_atomic(path, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
 
 
 def _md_cell(text: object) -> str:
@@ -48,6 +50,8 @@ def write_markdown(report: dict, path: Path) -> None:
         for c in resting:
             out.append(f"- **{c['id']}** ({c['verdict']}) rests on {', '.join(c['rests_on_refuted'])}")
         out.append("")
+    if report.get("changes"):
+        out.append(as_markdown(report["changes"]))
     for doc in report["documents"]:
         out.append(f"## {doc}: {report['documents'][doc]['title']}")
         out.append("")
@@ -60,7 +64,7 @@ def write_markdown(report: dict, path: Path) -> None:
             out.append(f"| {c['id']} | {c['kind']} | {c['verdict']}{flag} | {c['expect'] or 'unreviewed'} | "
                        f"{_md_cell(c.get('worst'))} | {c['formal']} | {_md_cell(', '.join(c['deps']))} | {_md_cell(c.get('message'))} |")
         out.append("")
-    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    write_text_atomic(path, "\n".join(out) + "\n")
 
 
 def write_html(report: dict, path: Path, svg_name: str = "graph.svg") -> None:
@@ -101,7 +105,7 @@ Graph problems: {len(report['graph_problems'])}.</p><ul>{counts}</ul>{summary}
 <p><a href="{svg_name}">dependency graph (SVG)</a>, <a href="report.json">report.json</a>, <a href="report.md">report.md</a></p>
 <table><tr><th>claim</th><th>kind</th><th>verdict</th><th>expect</th><th>formal</th><th>statement</th><th>evidence</th><th>deps</th><th>rests on refuted</th></tr>
 {''.join(rows)}</table></body></html>"""
-    path.write_text(page, encoding="utf-8")
+    write_text_atomic(path, page, encoding="utf-8")
 
 
 def write_svg(report: dict, path: Path) -> None:
@@ -146,4 +150,4 @@ def write_svg(report: dict, path: Path) -> None:
         parts.append(f'<rect x="{20 + k * 90}" y="{legend_y - 9}" width="10" height="10" fill="{color}"/>'
                      f'<text x="{33 + k * 90}" y="{legend_y}">{verdict}</text>')
     parts.append("</svg>")
-    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    write_text_atomic(path, "\n".join(parts) + "\n", encoding="utf-8")
