@@ -27,7 +27,7 @@ def num(x: Any) -> str:
         return x
     if isinstance(x, bool) or x is None:
         return str(x)
-    if isinstance(x, int):
+    if isinstance(x, int) or not isinstance(x, float):
         return str(x)
     if x == 0:
         return "0"
@@ -50,6 +50,8 @@ def value(x: Any) -> str:
     """A number, a small array written out with 3 significant digits, or a large one summarised."""
     if isinstance(x, dict) and set(x) == {"re", "im"}:
         return f"{num(x['re'])}{'+' if x['im'] >= 0 else '-'}{num(abs(x['im']))}i"
+    if isinstance(x, dict):  # a composite hypothesis: its parts (gen.L, gen.U, ...)
+        return "{" + ", ".join(f"{k}: {value(v)}" for k, v in x.items()) + "}"
     if not isinstance(x, list):
         return num(x)
     flat = _flatten(x)
@@ -88,15 +90,15 @@ def _name(node: ast.expr, fallback: str) -> str:
 
 
 def _difference(lhs: Any, rhs: Any, op: str) -> float | None:
-    """The largest violation at the witness: |lhs - rhs| for ==, how far lhs passes rhs for an inequality."""
+    """The violation at the witness: the size of lhs - rhs for ==, how far lhs passes rhs for an inequality."""
     a, b = _flatten(lhs), _flatten(rhs)
     if not a or not b:
         return None
     if len(a) != len(b):  # a scalar against an array broadcasts
         a, b = (a * len(b), b) if len(a) == 1 else (a, b * len(a)) if len(b) == 1 else (a, b)
     pairs = list(zip(a, b))
-    if op in ("==", "!="):
-        return max(abs(x - y) for x, y in pairs)
+    if op in ("==", "!="):  # the Euclidean (Frobenius) size of the difference
+        return math.sqrt(sum((x - y) ** 2 for x, y in pairs))
     if op in ("<=", "<"):
         return max(x - y for x, y in pairs)
     return max(y - x for x, y in pairs)
@@ -119,7 +121,8 @@ def _counterexample(witness: dict, check: Check | None) -> list[str]:
         gap = _difference(r.get("lhs"), r.get("rhs"), r.get("op", "=="))
         both = f"{left} = {value(r.get('lhs'))} and {right} = {value(r.get('rhs'))}"
         if r.get("op") == "==":
-            out.append(f"|{left} − {right}| = {num(gap)} where the claim says 0 "
+            bars = "|" if len(_flatten(r.get("lhs"))) <= 1 and len(_flatten(r.get("rhs"))) <= 1 else "‖"
+            out.append(f"{bars}{left} − {right}{bars} = {num(gap)} where the claim says 0 "
                        f"(relative error {num(_measure(r))}); at the witness {both}.")
         elif r.get("op") == "!=":
             out.append(f"{left} equals {right} at the witness, where the claim says they differ ({both}).")
