@@ -96,12 +96,12 @@ def test_implementation_lists_backing_claims_and_unverified_functions():
                   "exercises": ["pyverify.attention.rotations.core.cayley"]},
             "G": {"id": "G", "verdict": "refuted", "standing": "refuted", "false_premises": []}}
     layer = "pyverify.attention.rotations.layer.ESPRAttention"
-    entries = {e["name"]: e for e in coverage.implementation(None, rows, {layer: {"relative-law": "G"}})}
+    entries = {e["name"]: e for e in coverage.implementation(rows, {layer: {"relative-law": "G"}})}
     assert entries["pyverify.attention.rotations.core.cayley"]["claims"] == [{"id": "X", "verdict": "holds", "standing": "sound"}]
     assert entries[layer]["status"] == "exercised" and entries[layer]["claims"][0]["via"] == "calls"
     assert "pyverify.attention.rotations.core.cayley" in entries[layer]["calls"]
-    assert entries[layer]["guarantees"] == [{"guarantee": "relative-law", "claim": "G", "verdict": "refuted",
-                                             "standing": "refuted", "false_premises": []}]
+    assert entries[layer]["guarantees"] == [{"guarantee": "relative-law", "meaning": "relative-law", "claim": "G",
+                                             "verdict": "refuted", "standing": "refuted", "false_premises": []}]
     assert entries["pyverify.attention.rotations.core.rope"]["status"] == "unverified"
 
 

@@ -19,7 +19,6 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from ..checks.vocabulary import VOCABULARY
-from ..registry import Registry
 from ..registry.models import Check
 
 PACKAGE = "pyverify.attention"
@@ -160,7 +159,8 @@ def public_attention_objects() -> dict[str, Any]:
     return dict(sorted(out.items()))
 
 
-def implementation(registry: Registry, claim_rows: dict[str, dict], guarantees: dict[str, dict[str, str]]) -> list[dict]:
+def implementation(claim_rows: dict[str, dict], guarantees: dict[str, dict[str, str]],
+                   meanings: dict[str, str] | None = None) -> list[dict]:
     """For each public attention object, the claims whose checks exercise it, with verdict and standing.
 
     A class (the ESPR layer) is backed through the functions its methods call. ``guarantees`` maps a
@@ -187,7 +187,8 @@ def implementation(registry: Registry, claim_rows: dict[str, dict], guarantees: 
         if calls:
             entry["calls"] = calls
         if qualname in guarantees:
-            entry["guarantees"] = [_guarantee(name, cid, claim_rows) for name, cid in guarantees[qualname].items()]
+            entry["guarantees"] = [{**_guarantee(name, cid, claim_rows), "meaning": (meanings or {}).get(name, name)}
+                                   for name, cid in guarantees[qualname].items()]
         entries.append(entry)
     return entries
 

@@ -28,6 +28,12 @@ ESPR_LAYER = "pyverify.attention.rotations.layer.ESPRAttention"
 # The behaviours a user of the ESPR layer relies on, each backed by one registry claim; the same table
 # `pyverify certify` uses for a trained layer (attention/certify.py), so the two cannot disagree.
 LAYER_GUARANTEES = {ESPR_LAYER: dict(RESTS_ON)}
+# What each guarantee means for a user of the layer (the report's words; a key without one shows as is)
+GUARANTEE_MEANING = {
+    "relative-law": "translation invariance: the logit of (i, j) depends on r_j - r_i only",
+    "post-rotation-drops-out": "a structured post-rotation leaves the logits unchanged",
+    "commutator-defect": "for non-commuting generators the defect is at most 1/2 eps_comm |r_i|_1 |r_j|_1",
+}
 
 SHELL_SAFE = re.compile(r"^[A-Za-z0-9._\-]+$")
 VERSIONED = ("torch", "sympy", "numpy", "networkx", "pydantic", "python-flint", "pyverify")
@@ -127,7 +133,7 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
         "counts": counts,
         "graph_problems": [p.as_dict() for p in graph.problems],
         "endangered": analysis.endangered(registry, standing),
-        "implementation": coverage.implementation(registry, rows, LAYER_GUARANTEES),
+        "implementation": coverage.implementation(rows, LAYER_GUARANTEES, GUARANTEE_MEANING),
         "plots": (plots or {}).get("", {}),
         "claims": list(rows.values()),
     }

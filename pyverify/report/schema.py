@@ -37,7 +37,7 @@ FALSE_PREMISE = _object({
 CLAIM_REF = _object({"id": _STR, "verdict": _VERDICT, "standing": {"enum": list(STANDINGS) + [None]},
                      "via": {"const": "calls"}}, required=["id", "verdict", "standing"], extra=False)
 
-GUARANTEE = _object({"guarantee": _STR, "claim": _STR, "verdict": _VERDICT,
+GUARANTEE = _object({"guarantee": _STR, "meaning": _STR, "claim": _STR, "verdict": _VERDICT,
                      "standing": {"enum": list(STANDINGS) + [None]},
                      "false_premises": {"type": "array", "items": FALSE_PREMISE}}, extra=False)
 
