@@ -23,6 +23,7 @@ from conftest import DOC, REPO, claim_yaml
 FALSE = "check: {given: {x: 'vec(3, lo=1)'}, assert: 'norm(x) <= 0.5'}\nexpect: refuted\n"
 TRUE = "check: {given: {x: 'vec(3)'}, assert: 'norm(x) >= 0'}\nexpect: holds\n"
 BOUND = "check: {given: {x: 'vec(3)'}, assert: 'norm(x) <= 2 * norm(x) + 1'}\nexpect: holds\n"
+STRESS = "check: {given: {P: 'mat(3, 2)'}, assert: 'stress(P, pairwise_distances(P)) >= 0'}\nexpect: holds\n"
 ORDER = ("check: {given: {x: 'vec(3, lo=1)'}, assert: 'norm(x) * eps ** 2', relation: order, dims: {eps: 0.1},\n"
          "        order: {param: eps, values: [0.1, 0.01, 0.001], claimed: 2}}\nexpect: holds\n")
 
@@ -186,7 +187,7 @@ def produced(tmp_path_factory):
     root.mkdir()
     (root / "documents.yaml").write_text(DOC)
     claims = [claim_yaml("A.1", extra=FALSE), claim_yaml("A.2", deps="[A.1]", extra=TRUE), claim_yaml("A.3", extra=ORDER),
-              claim_yaml("A.4", extra=BOUND, kind="bound")]
+              claim_yaml("A.4", extra=BOUND, kind="bound"), claim_yaml("A.5", extra=STRESS)]
     (root / "a.yaml").write_text("claims:\n" + "".join(claims))
     first = base / "first"
     assert main(["report", "--registry", str(root), "--out", str(first), "--budget", "quick", "--no-progress"]) == 0
@@ -207,6 +208,8 @@ def test_report_fields_plots_and_meta(produced):
     assert rows["A.1"]["evidence"][0].startswith("Counterexample")
     assert set(rows["A.3"]["plots"]) == {"order"} and (second / rows["A.3"]["plots"]["order"]).read_text().startswith("<?xml")
     assert {"tightness", "positional-stress", "random-feature-variance"} <= set(rep["plots"])
+    # a report-wide figure goes with the claims whose checks run its subject, and only with those
+    assert rows["A.5"]["plots"] == {"positional-stress": rep["plots"]["positional-stress"]} and rows["A.1"]["plots"] == {}
     assert rep["meta"]["versions"]["torch"] and rep["meta"]["budget"] == "quick"
     assert any(e["name"].endswith("ESPRAttention") and e["guarantees"] for e in rep["implementation"])
 

@@ -36,6 +36,9 @@ GUARANTEE_MEANING = {
 }
 
 SHELL_SAFE = re.compile(r"^[A-Za-z0-9._\-]+$")
+# A report-wide figure is also shown with every claim whose check runs the function it is about
+FIGURE_SUBJECTS = {"positional-stress": "pyverify.attention.positional.stress",
+                   "random-feature-variance": "pyverify.attention.random_features.positive_features"}
 VERSIONED = ("torch", "sympy", "numpy", "networkx", "pydantic", "python-flint", "pyverify")
 
 
@@ -118,8 +121,10 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
             "evidence": evidence_sentences(r.as_dict(), claim.check) if r else [],
             "reproduce": reproduce_command(cid, meta),
             "exercises": coverage.exercises(claim.check),
-            "plots": (plots or {}).get(cid, {}),
         })
+        row["plots"] = {**(plots or {}).get(cid, {}),
+                        **{name: path for name, path in (plots or {}).get("", {}).items()
+                           if FIGURE_SUBJECTS.get(name) in row["exercises"]}}
         rows[cid] = row
     counts: dict[str, dict[str, int]] = {}
     for row in rows.values():
