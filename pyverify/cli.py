@@ -174,28 +174,25 @@ def cmd_lean(args: argparse.Namespace) -> int:
     return EXIT_FAIL if mismatches else EXIT_OK
 
 
-def _compare(old_path: str, report: dict) -> dict:
-    """What changed against an earlier report.json (the comparison itself is pyverify.report.compare's)."""
-    import json
-
-    from .report import compare
-
-    old = json.loads(Path(old_path).read_text(encoding="utf-8"))
-    changes = compare.compare(old, report)
-    for section, entries in changes.items():
-        for e in entries if isinstance(entries, list) else []:
-            print(f"{section}: {e.get('id')}: {e.get('old')} -> {e.get('new')}" if isinstance(e, dict) else f"{section}: {e}")
-    return changes
-
-
 def cmd_report(args: argparse.Namespace) -> int:
+    import time
+
     from .checks.validate import load_valid_registry
     from .engine import check_claims
     from .provers import lean
     from .registry.graph import check_graph
-    from .report import build
+    from .report import build, collect_meta
+    from .report.compare import CompareError, as_text, compare, load_report
+    from .report.plots import write_plots
     from .report.writers import write_all
 
+    started = time.time()
+    old = None
+    if args.compare:
+        try:  # read the old report first: a bad path should not cost a whole run
+            old = load_report(args.compare)
+        except CompareError as exc:
+            return _usage_error(str(exc))
     reg = load_valid_registry(args.registry)
     graph = check_graph(reg)
     results = check_claims(reg, (), args.budget, args.seed, args.device, args.jobs,
@@ -204,19 +201,25 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.lean_build:
         built, _ = lean.lake_build()
     formal, _ = lean.formal_status(reg, lean.index(), built)
-    report = build(reg, results, graph, formal, {"budget": args.budget, "seed": args.seed, "device": args.device,
-                                                  "toolchain": lean.toolchain(), "lean_built": built})
     out = Path(args.out)
-    changes = _compare(args.compare, report) if args.compare else None
-    write_all(report, out, changes)
+    out.mkdir(parents=True, exist_ok=True)
+    plots = write_plots(reg, results, out)
+    meta = collect_meta(seed=args.seed, budget=args.budget, device=args.device, started=started,
+                        lean_built=built, toolchain=lean.toolchain())
+    report = build(reg, results, graph, formal, meta, plots)
+    if old is not None:
+        report["changes"] = compare(old, report)
+    write_all(report, out, report.get("changes"))
     counts: dict[str, int] = {}
     for r in results:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1
     mism = [r.id for r in results if not r.matches]
-    print(f"report written to {out}/ (index.html, report.json, report.md, graph.svg)")
+    print(f"report written to {out}/ (index.html, report.json, report.md, graph.svg, plots/)")
     print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
           + f"; graph problems: {len(graph.problems)}; verdicts differing from expect: {len(mism)}"
           + (f" ({', '.join(mism[:10])})" if mism else ""))
+    if old is not None:
+        print(as_text(report["changes"]))
     return EXIT_OK if not mism and graph.ok else EXIT_FAIL
 
 

@@ -20,7 +20,7 @@ def test_report_files_and_fields(tmp_path, make_registry, capsys):
     out = tmp_path / "rep"
     code = main(["report", "--registry", str(root), "--out", str(out), "--budget", "quick", "--no-progress"])
     assert code == 0
-    assert {p.name for p in out.iterdir()} == {"index.html", "report.json", "report.md", "graph.svg"}
+    assert {p.name for p in out.iterdir()} == {"index.html", "report.json", "report.md", "graph.svg", "plots"}
     rep = json.loads((out / "report.json").read_text())
     rows = {c["id"]: c for c in rep["claims"]}
     for row in rows.values():
@@ -32,7 +32,9 @@ def test_report_files_and_fields(tmp_path, make_registry, capsys):
     assert rows["A.4"]["rests_on_refuted"] == []
     assert rep["toolchain"] is None and rep["lean_built"] is False
     md = (out / "report.md").read_text()
-    assert "## Refuted (1)" in md and "A.1.fixed (holds)" in md and "A.3 (holds) rests on A.1" in md
+    # A.3 rests on A.1 through A.2, but A.1's correction holds: a repaired premise, not an endangered conclusion
+    assert "## Refuted (1)" in md and "A.1.fixed (holds)" in md and "None: no claim rests on an unrepaired" in md
+    assert rows["A.3"]["standing"] == "repaired-premise" and rows["A.1"]["standing"] == "refuted"
     html = (out / "index.html").read_text()
     assert html.count('class="claim-panel"') == 5 and "not built in this run" in html
     svg = (out / "graph.svg").read_text()

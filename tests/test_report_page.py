@@ -68,6 +68,9 @@ def test_markdown_lists_refutations_with_severity_and_changes():
                                                     false_premises=[{"id": "A", "severity": "substantive"}])]
     report = {"claims": claims, "counts": {"doc": {"refuted": 1, "holds": 2}}, "endangered": {"doc": ["B"]},
               "graph_problems": [], "meta": {"seed": 0, "budget": "quick", "device": "cpu", "lean_built": False}}
-    md = markdown.render(report, {"verdicts": [{"id": "A", "old": "holds", "new": "refuted"}]})
+    from pyverify.report.compare import compare
+
+    earlier = {"claims": [{**c, "verdict": "holds"} if c["id"] == "A" else c for c in claims], "meta": {"budget": "quick"}}
+    md = markdown.render(report, compare(earlier, report))
     assert "| **A** (doc) | substantive | A.fix (holds) | \\|x\\| = 2 where the claim says 1 |" in md
-    assert "- B (holds) rests on A" in md and "- A: holds → refuted" in md
+    assert "- B (holds) rests on A" in md and "| A | verdict | holds | refuted |" in md and "New refutations: **A**" in md

@@ -74,26 +74,12 @@ def _endangered(report: dict) -> list[str]:
 
 
 def _changes(changes: dict[str, Any] | None) -> list[str]:
-    """R1's comparison with an earlier report: each entry a list of {id, old, new} (or plain strings)."""
+    """The comparison with an earlier report (``--compare``), as ``compare.as_markdown`` words it."""
     if changes is None:
         return []
-    out = ["## Changes since the earlier report", ""]
-    any_change = False
-    for section, entries in changes.items():
-        if not isinstance(entries, list) or not entries:
-            continue
-        any_change = True
-        out.append(f"**{section.replace('_', ' ')}** ({len(entries)}):")
-        out.append("")
-        for e in entries:
-            if isinstance(e, dict):
-                out.append(f"- {e.get('id')}: {e.get('old', '—')} → {e.get('new', '—')}")
-            else:
-                out.append(f"- {e}")
-        out.append("")
-    if not any_change:
-        out += ["No verdict or standing changed.", ""]
-    return out
+    from .compare import as_markdown
+
+    return as_markdown(changes).splitlines() + [""]
 
 
 def render(report: dict, changes: dict[str, Any] | None = None) -> str:

@@ -8,11 +8,7 @@ from typing import Any
 
 from . import html, layout, markdown, svg
 
-try:  # the atomic writer (temp file + os.replace) comes with the report's data side
-    from ..atomic import write_text_atomic as _write
-except ImportError:  # pragma: no cover - until that module lands
-    def _write(path: Path, text: str) -> None:
-        Path(path).write_text(text, encoding="utf-8")
+from ..atomic import write_text_atomic as _write  # temp file in the same folder + os.replace
 
 FILES = ("index.html", "report.json", "report.md", "graph.svg")
 

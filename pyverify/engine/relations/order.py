@@ -61,7 +61,9 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
     lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype) ** claimed).amax())
     res.details["order"] = {"param": param, "values": values, "claimed": claimed, "direction": direction,
                             "measured_min": min(slopes), "measured_median": sorted(slopes)[len(slopes) // 2],
-                            "measured_max": max(slopes), "leading_constant": lead}
+                            "measured_max": max(slopes), "leading_constant": lead,
+                            # error against the parameter of the first instances, for the report's plot
+                            "series": qs[usable][:3].tolist()}
     measured = sorted(slopes)[len(slopes) // 2]
     res.worst = measured
     if direction == "zero":

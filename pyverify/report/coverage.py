@@ -1,0 +1,208 @@
+"""Which implementation functions each claim's check exercises, and which claims back each public
+function and class of ``pyverify.attention``.
+
+Derived, never listed by hand: the vocabulary names a check calls are read from its parsed expressions
+(given/where/assume/assert/baseline), each vocabulary record's torch implementation is resolved to the
+``pyverify.attention`` objects its code refers to (following lambdas and module attributes), and so on
+through those objects' own code, so a check calling ``R_str`` exercises ``rotations.core.rstr`` and what
+``rstr`` itself calls.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+import types
+from functools import lru_cache
+from typing import Any, Iterable
+
+from ..checks.vocabulary import VOCABULARY
+from ..registry.models import Check
+
+PACKAGE = "pyverify.attention"
+
+
+def check_expressions(check: Check) -> list[str]:
+    """Every expression text of a check, in the order the engine reads them."""
+    texts = list(check.given.values()) + list(check.where.values())
+    assume = check.assume
+    texts += [assume] if isinstance(assume, str) else list(assume or [])
+    texts += [t for t in (check.assert_, check.baseline) if t]
+    return texts
+
+
+def vocabulary_calls(check: Check) -> list[str]:
+    """The vocabulary names called in a check's expressions, first call first.
+
+    A ``given`` is a sampler call (``vec(3)``), whose own name is a sampler, not a vocabulary function;
+    only its arguments are searched. An expression that does not parse is skipped here: the engine
+    reports it as the claim's ``error``.
+    """
+    names: list[str] = []
+    for i, text in enumerate(check_expressions(check)):
+        try:
+            tree = ast.parse(text.strip(), mode="eval").body
+        except SyntaxError:
+            continue
+        skip = tree.func if i < len(check.given) and isinstance(tree, ast.Call) else None
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func is not skip:
+                if node.func.id in VOCABULARY and node.func.id not in names:
+                    names.append(node.func.id)
+    return names
+
+
+def _qualname(obj: Any) -> str:
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def _is_public_attention_object(obj: Any) -> bool:
+    if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+        return False
+    module = getattr(obj, "__module__", "") or ""
+    return (module == PACKAGE or module.startswith(PACKAGE + ".")) and not obj.__name__.startswith("_")
+
+
+def _code_objects(code: types.CodeType) -> Iterable[types.CodeType]:
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):  # lambdas, comprehensions, nested functions
+            yield from _code_objects(const)
+
+
+def _functions_of(obj: Any) -> list[types.FunctionType]:
+    """The Python functions whose code makes up ``obj`` (a function, or a class's methods and properties)."""
+    if inspect.isfunction(obj):
+        return [obj]
+    if inspect.isclass(obj):
+        out = []
+        for member in vars(obj).values():
+            member = getattr(member, "__func__", member)  # staticmethod / classmethod
+            if isinstance(member, property):
+                out += [f for f in (member.fget, member.fset) if f is not None]
+            elif inspect.isfunction(member):
+                out.append(member)
+        return out
+    return []
+
+
+def referenced_attention_objects(obj: Any) -> set[Any]:
+    """The public ``pyverify.attention`` functions and classes that ``obj``'s code refers to directly.
+
+    Like ``inspect.getclosurevars``, but through nested code (a lambda wrapping a call) and through
+    module attributes (``rotations.rstr``: the global ``rotations`` is a module, ``rstr`` an attribute).
+    """
+    found: set[Any] = set()
+    for fn in _functions_of(obj):
+        names = {n for code in _code_objects(fn.__code__) for n in code.co_names}
+        scope = dict(fn.__globals__)
+        if fn.__closure__:
+            for var, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+                try:
+                    scope[var] = cell.cell_contents
+                except ValueError:  # an empty cell: the variable was never bound
+                    continue
+        values = [scope[n] for n in names if n in scope]
+        modules = [v for v in values if inspect.ismodule(v) and v.__name__.startswith(PACKAGE)]
+        for value in values + [getattr(m, n, None) for m in modules for n in names]:
+            if _is_public_attention_object(value) and value is not obj:
+                found.add(value)
+    return found
+
+
+@lru_cache(maxsize=None)
+def vocabulary_exercises(name: str) -> tuple[str, ...]:
+    """The attention objects a vocabulary function runs: its implementation if it is one, and
+    everything reachable from it through the code of ``pyverify.attention``."""
+    impl = VOCABULARY[name].torch
+    start = {impl} if _is_public_attention_object(impl) else set()
+    start |= referenced_attention_objects(impl)
+    seen: set[Any] = set()
+    todo = list(start)
+    while todo:
+        obj = todo.pop()
+        if obj in seen:
+            continue
+        seen.add(obj)
+        todo.extend(referenced_attention_objects(obj) - seen)
+    return tuple(sorted(_qualname(o) for o in seen))
+
+
+def exercises(check: Check | None) -> list[str]:
+    """The ``pyverify.attention`` functions and classes a check runs (qualified names, sorted)."""
+    if check is None:
+        return []
+    out: set[str] = set()
+    for name in vocabulary_calls(check):
+        out.update(vocabulary_exercises(name))
+    return sorted(out)
+
+
+def public_attention_objects() -> dict[str, Any]:
+    """Every public function and class of ``pyverify.attention``: its modules' ``__all__``, or their
+    public names where a module has none; keyed by the qualified name of the defining module."""
+    package = importlib.import_module(PACKAGE)
+    modules = [package] + [importlib.import_module(info.name)
+                           for info in pkgutil.walk_packages(package.__path__, PACKAGE + ".")]
+    out: dict[str, Any] = {}
+    for module in modules:
+        names = getattr(module, "__all__", None)
+        if names is None:
+            names = [n for n, v in vars(module).items()
+                     if not n.startswith("_") and getattr(v, "__module__", None) == module.__name__]
+        for n in names:
+            obj = getattr(module, n, None)
+            if _is_public_attention_object(obj):
+                out.setdefault(_qualname(obj), obj)
+    return dict(sorted(out.items()))
+
+
+def implementation(claim_rows: dict[str, dict], guarantees: dict[str, dict[str, str]],
+                   meanings: dict[str, str] | None = None) -> list[dict]:
+    """For each public attention object, the claims whose checks exercise it, with verdict and standing.
+
+    A class (the ESPR layer) is backed through the functions its methods call. ``guarantees`` maps a
+    class's qualified name to {guarantee: claim id}, the behaviours its users rely on; each is listed with
+    the backing claim's verdict, standing and refuted premises (with whether their corrections hold).
+    """
+    by_object: dict[str, list[str]] = {}
+    for cid, row in claim_rows.items():
+        for name in row.get("exercises", []):
+            by_object.setdefault(name, []).append(cid)
+    entries = []
+    for qualname, obj in public_attention_objects().items():
+        direct = by_object.get(qualname, [])
+        calls = sorted(_qualname(o) for o in referenced_attention_objects(obj)) if inspect.isclass(obj) else []
+        through = sorted({c for name in calls for c in by_object.get(name, [])} - set(direct), key=list(claim_rows).index)
+        backing = direct + through
+        entry = {
+            "name": qualname,
+            "module": obj.__module__,
+            "kind": "class" if inspect.isclass(obj) else "function",
+            "status": "exercised" if backing else "unverified",
+            "claims": [_claim_ref(claim_rows[c], via=None if c in direct else "calls") for c in backing],
+        }
+        if calls:
+            entry["calls"] = calls
+        if qualname in guarantees:
+            entry["guarantees"] = [{**_guarantee(name, cid, claim_rows), "meaning": (meanings or {}).get(name, name)}
+                                   for name, cid in guarantees[qualname].items()]
+        entries.append(entry)
+    return entries
+
+
+def _claim_ref(row: dict, via: str | None) -> dict:
+    ref = {"id": row["id"], "verdict": row.get("verdict"), "standing": row.get("standing")}
+    if via:
+        ref["via"] = via
+    return ref
+
+
+def _guarantee(name: str, cid: str, claim_rows: dict[str, dict]) -> dict:
+    row = claim_rows.get(cid)
+    if row is None:
+        return {"guarantee": name, "claim": cid, "verdict": None, "standing": None, "false_premises": []}
+    return {"guarantee": name, "claim": cid, "verdict": row.get("verdict"), "standing": row.get("standing"),
+            "false_premises": row.get("false_premises", [])}

@@ -1,0 +1,150 @@
+"""The report as one dict (written as report.json; the page and report.md render it).
+
+Data flows one way: registry -> engine results (+ Lean status) -> ``build`` -> writers. Every verdict
+here is one the engine computed in this run; ``build`` only arranges them and derives from them where
+each claim stands (``analysis``), what code each check runs (``coverage``) and plain-language evidence
+(``evidence``). The field list is ``docs/report.schema.json``.
+"""
+
+from __future__ import annotations
+
+import platform
+import re
+import subprocess
+import time
+from datetime import datetime, timezone
+from importlib import metadata
+from typing import Any
+
+from ..attention.certify import RESTS_ON
+from ..engine import Result
+from ..registry import Registry
+from ..registry.graph import GraphReport, order_key
+from ..registry.models import PROJECT_ROOT
+from . import analysis, coverage
+from .evidence import evidence_sentences
+
+ESPR_LAYER = "pyverify.attention.rotations.layer.ESPRAttention"
+# The behaviours a user of the ESPR layer relies on, each backed by one registry claim; the same table
+# `pyverify certify` uses for a trained layer (attention/certify.py), so the two cannot disagree.
+LAYER_GUARANTEES = {ESPR_LAYER: dict(RESTS_ON)}
+# What each guarantee means for a user of the layer (the report's words; a key without one shows as is)
+GUARANTEE_MEANING = {
+    "relative-law": "translation invariance: the logit of (i, j) depends on r_j - r_i only",
+    "post-rotation-drops-out": "a structured post-rotation leaves the logits unchanged",
+    "commutator-defect": "for non-commuting generators the defect is at most 1/2 eps_comm |r_i|_1 |r_j|_1",
+}
+
+SHELL_SAFE = re.compile(r"^[A-Za-z0-9._\-]+$")
+# A report-wide figure is also shown with every claim whose check runs the function it is about
+FIGURE_SUBJECTS = {"positional-stress": "pyverify.attention.positional.stress",
+                   "random-feature-variance": "pyverify.attention.random_features.positive_features"}
+VERSIONED = ("torch", "sympy", "numpy", "networkx", "pydantic", "python-flint", "pyverify")
+
+
+def collect_meta(*, seed: int, budget: str, device: str, started: float, lean_built: bool,
+                 toolchain: str | None) -> dict[str, Any]:
+    """How this report was made: enough to reproduce it (seed, budget, versions, commit)."""
+    versions = {"python": platform.python_version()}
+    for dist in VERSIONED:
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = None
+    return {
+        "seed": seed,
+        "budget": budget,
+        "device": device,
+        "versions": versions,
+        "git_commit": git_commit(),
+        "started": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
+        "elapsed_s": round(time.time() - started, 3),
+        "lean_built": lean_built,
+        "toolchain": toolchain,
+    }
+
+
+def git_commit() -> str | None:
+    """The project's commit, with ``+dirty`` when the work tree has changes; None outside git."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PROJECT_ROOT, capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=PROJECT_ROOT,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
+def build(registry: Registry, results: list[Result], graph: GraphReport, formal: dict[str, dict],
+          meta: dict[str, Any], plots: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+    """The report dict. ``meta`` is ``collect_meta``'s; ``plots`` maps claim id -> {name: relative path}."""
+    by_id = {r.id: r for r in results}
+    verdicts = {cid: (by_id[cid].verdict.value if cid in by_id else None) for cid in registry.claims}
+    standing = analysis.standings(registry, verdicts)
+    dependents = analysis.dependents(registry)
+    reduced = analysis.reduced_deps(registry)
+    corrections = analysis.corrections_of(registry)
+    docs = list(registry.documents)
+    ordered = sorted(registry.claims.items(),
+                     key=lambda kv: (docs.index(kv[1].document) if kv[1].document in docs else len(docs), order_key(kv[0])))
+    rows: dict[str, dict] = {}
+    for cid, claim in ordered:
+        r = by_id.get(cid)
+        row = r.as_dict() if r else {"id": cid, "verdict": None, "expect": claim.expect.value if claim.expect else None}
+        st = standing[cid]
+        row.update({
+            "title": claim.title,
+            "document": claim.document,
+            "kind": claim.kind.value,
+            "locator": claim.locator,
+            "statement": claim.statement,
+            "reading": claim.reading,
+            "deps": list(claim.deps),
+            "deps_truncated": claim.deps_truncated,
+            "restates": list(claim.restates),
+            "corrects": claim.corrects,
+            "corrected_by": corrections.get(cid, []),
+            "rests_on_refuted": [p["id"] for p in st.false_premises],
+            "dependents": dependents[cid],
+            "edges_reduced": reduced[cid],
+            "standing": st.standing,
+            "false_premises": st.false_premises,
+            "severity": analysis.severity_of(claim),
+            "findings": [f.model_dump(exclude_none=True) for f in claim.findings],
+            "formal": formal.get(cid, {}).get("formal", "none"),
+            "lean": claim.lean,
+            "reviewed": claim.expect is not None,
+            "matches": (r.matches if r else None),
+            "file": registry.locations[cid].file,
+            "line": registry.locations[cid].line,
+            "evidence": evidence_sentences(r.as_dict(), claim.check) if r else [],
+            "reproduce": reproduce_command(cid, meta),
+            "exercises": coverage.exercises(claim.check),
+        })
+        row["plots"] = {**(plots or {}).get(cid, {}),
+                        **{name: path for name, path in (plots or {}).get("", {}).items()
+                           if FIGURE_SUBJECTS.get(name) in row["exercises"]}}
+        rows[cid] = row
+    counts: dict[str, dict[str, int]] = {}
+    for row in rows.values():
+        d = counts.setdefault(row["document"], {})
+        d[row["verdict"] or "not run"] = d.get(row["verdict"] or "not run", 0) + 1
+    return {
+        # the run's settings also at the top level, where report readers before `meta` looked for them
+        **{k: meta[k] for k in ("seed", "budget", "device", "toolchain", "lean_built")},
+        "meta": meta,
+        "documents": {k: {"title": d.title, "files": d.files} for k, d in registry.documents.items()},
+        "counts": counts,
+        "graph_problems": [p.as_dict() for p in graph.problems],
+        "endangered": analysis.endangered(registry, standing),
+        "implementation": coverage.implementation(rows, LAYER_GUARANTEES, GUARANTEE_MEANING),
+        "plots": (plots or {}).get("", {}),
+        "claims": list(rows.values()),
+    }
+
+
+def reproduce_command(claim_id: str, meta: dict[str, Any]) -> str:
+    """A command that re-runs this claim's check with this run's seed and budget."""
+    quoted = claim_id if SHELL_SAFE.match(claim_id) else f'"{claim_id}"'  # ids may hold a prime: T8'.15
+    return f"pyverify check {quoted} --seed {meta['seed']} --budget {meta['budget']}"

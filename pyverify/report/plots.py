@@ -1,0 +1,209 @@
+"""The report's figures (matplotlib, Agg backend, SVG files in ``plots/`` beside index.html).
+
+Per claim: an order claim's error against its parameter on log-log axes beside the claimed slope; a
+constant's smallest admissible value along its sweep. For the whole report: the tightness of every
+bound, the positional-encoding paper's stress against rank with baselines (computed on the synthetic
+corpus), and the variance of i.i.d. against orthogonal random features. Plotted data come from the
+engine's results or are computed here from ``pyverify.attention``; no verdict is computed here.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: the report is written by CLI runs and CI
+import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
+import torch  # noqa: E402
+
+from ..atomic import write_bytes_atomic  # noqa: E402
+from ..attention import positional as pe  # noqa: E402
+from ..attention import random_features as rf  # noqa: E402
+from ..engine import Result  # noqa: E402
+from ..registry import Registry  # noqa: E402
+
+FOLDER = "plots"
+COLORS = {"refuted": "#d1242f", "holds": "#2da44e", "symbolic": "#1a7f37", "proved": "#0b5f2a"}
+# byte-stable SVG: fixed ids and no creation date, so an unchanged report is an unchanged file
+STYLE = {"svg.hashsalt": "pyverify", "svg.fonttype": "none", "font.size": 9, "figure.dpi": 100}
+# Settings of the positional-encoding paper's Table 3 (n = 32 positions, |V| = 200, d = 16), one corpus
+PE_SETTINGS = {"n": 32, "V": 200, "N": 5000, "d": 16, "seed": 0}
+RF_SETTINGS = {"d": 16, "draws": 2000, "features": (2, 4, 8, 16, 32, 64), "seed": 0, "scale": 0.25}
+
+
+def file_stem(claim_id: str) -> str:
+    """A claim id as a file name: characters a shell or URL would need quoted become '_'."""
+    return re.sub(r"[^A-Za-z0-9.\-]", "_", claim_id)
+
+
+def _save(fig: Any, out: Path, name: str) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    (out / FOLDER).mkdir(parents=True, exist_ok=True)
+    write_bytes_atomic(out / FOLDER / name, buf.getvalue())
+    return f"{FOLDER}/{name}"
+
+
+def order_plot(claim_id: str, order: dict, out: Path) -> str | None:
+    """Measured error against the parameter (log-log) with a line of the claimed slope."""
+    values, series = order.get("values"), order.get("series")
+    if not values or not series:
+        return None
+    fig, ax = plt.subplots(figsize=(4.2, 3.0))
+    for i, ys in enumerate(series):
+        ax.loglog(values, ys, "o-", lw=1, ms=3, label="measured (one instance each)" if i == 0 else None)
+    claimed = float(order["claimed"])
+    anchor_x, anchor_y = values[0], max(ys[0] for ys in series)
+    ax.loglog(values, [anchor_y * (v / anchor_x) ** claimed for v in values], "k--", lw=1,
+              label=f"claimed order {claimed:g}")
+    ax.set_xlabel(order.get("param", "parameter"))
+    ax.set_ylabel("error")
+    ax.set_title(f"{claim_id}: measured order {order.get('measured_median', float('nan')):.3g}", fontsize=9)
+    ax.legend(fontsize=7)
+    return _save(fig, out, f"{file_stem(claim_id)}-order.svg")
+
+
+def constants_plot(claim_id: str, constants: list[dict], out: Path) -> str | None:
+    """The smallest admissible constant at each point of the sweep, one line per bound."""
+    rows = [c for c in constants if c.get("by_size")]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(4.2, 3.0))
+    labels: list[str] = []
+    for c in rows:
+        sizes = c["by_size"]
+        varying = [k for k in sizes[0]["dims"] if len({str(s["dims"].get(k)) for s in sizes}) > 1]
+        if len(varying) == 1 and all(isinstance(s["dims"][varying[0]], (int, float)) for s in sizes):
+            xs = [float(s["dims"][varying[0]]) for s in sizes]
+            ax.set_xlabel(varying[0])
+            if min(xs) > 0 and max(xs) / min(xs) >= 10:
+                ax.set_xscale("log")
+        else:
+            xs = list(range(len(sizes)))
+            labels = [", ".join(f"{k}={v}" for k, v in s["dims"].items()) for s in sizes]
+        ax.plot(xs, [s["ratio"] for s in sizes], "o-", lw=1, ms=3, label=_short(c.get("relation", "")))
+    if labels:
+        ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=7)
+    ratios = [s["ratio"] for c in rows for s in c["by_size"] if isinstance(s["ratio"], (int, float))]
+    if ratios and min(ratios) > 0 and max(ratios) / min(ratios) > 30:  # a growing constant spans decades
+        ax.set_yscale("log")
+    ax.set_ylabel("smallest admissible constant")
+    ax.set_title(f"{claim_id}: constant along the sweep", fontsize=9)
+    ax.legend(fontsize=6)
+    return _save(fig, out, f"{file_stem(claim_id)}-constants.svg")
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def tightness_plot(rows: list[tuple[str, float, str]], out: Path) -> str | None:
+    """Every bound's tightness (largest lhs/rhs found): near 1 the bound is attained, far below it is loose."""
+    rows = sorted((r for r in rows if r[1] is not None and math.isfinite(r[1]) and r[1] > 0), key=lambda r: r[1])
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(6.0, 0.6 + 0.13 * len(rows)))
+    ax.barh(range(len(rows)), [r[1] for r in rows], color=[COLORS.get(r[2], "#8c959f") for r in rows])
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=6)
+    ax.axvline(1.0, color="k", lw=0.8, ls="--")
+    ax.set_xscale("log")
+    ax.set_xlabel("tightness: largest left/right ratio found (1 = attained; > 1 = violated)")
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    for verdict in sorted({r[2] for r in rows}):
+        ax.barh([0], [0], color=COLORS.get(verdict, "#8c959f"), label=verdict)  # legend entries only
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Tightness of the bounds", fontsize=9)
+    return _save(fig, out, "tightness.svg")
+
+
+def positional_stress_plot(out: Path, settings: dict = PE_SETTINGS) -> str:
+    """Stress of the rank-r MDS encoding against r, beside the baselines, on the synthetic corpus."""
+    n, V, d = settings["n"], settings["V"], settings["d"]
+    corpus = pe.synthetic_corpus(n=n, V=V, N=settings["N"], regimes=3, seed=settings["seed"])
+    D = pe.hellinger(pe.positional_distributions(corpus, n, V))
+    ranks = list(range(1, d + 1))
+    mds = [float(pe.stress(pe.classical_mds(D, d, rank=r), D)) for r in ranks]
+    gen = torch.Generator().manual_seed(100 + settings["seed"])
+    baselines = {
+        "sinusoidal": float(pe.stress(pe.sinusoidal(n, d), D)),
+        "random N(0, 1)": float(pe.stress(pe.random_encoding(n, d, generator=gen), D)),
+        "ALiBi (slope 1/2)": float(pe.stress(pe.alibi_encoding(n, slope=0.5), D)),
+    }
+    fig, ax = plt.subplots(figsize=(4.6, 3.2))
+    ax.semilogy(ranks, [max(s, 1e-16) for s in mds], "o-", ms=3, lw=1, label="MDS encoding of rank r")
+    for (name, s), style in zip(baselines.items(), ("--", ":", "-.")):
+        ax.axhline(s, color="k", ls=style, lw=0.8, label=f"{name}: {s:.3g}")
+    ax.set_xlabel("rank r")
+    ax.set_ylabel("stress (normalised)")
+    ax.set_title(f"Stress against rank (synthetic corpus n={n}, |V|={V}, d={d})", fontsize=9)
+    ax.legend(fontsize=7)
+    return _save(fig, out, "positional-stress.svg")
+
+
+def random_feature_variance_plot(out: Path, settings: dict = RF_SETTINGS) -> str:
+    """Empirical variance of the positive random-feature estimate, i.i.d. against orthogonal draws."""
+    d, draws = settings["d"], settings["draws"]
+    gen = torch.Generator().manual_seed(settings["seed"])
+    x = torch.randn(d, generator=gen, dtype=torch.float64) * settings["scale"]
+    y = torch.randn(d, generator=gen, dtype=torch.float64) * settings["scale"]
+    ms = list(settings["features"])
+    iid, ortho = [], []
+    for m in ms:
+        for W, acc in ((rf.gaussian_iid(draws * m, d, gen).reshape(draws, m, d), iid),
+                       (_orthogonal_draws(draws, m, d, gen), ortho)):
+            est = torch.stack([rf.softmax_kernel_estimate(x, y, w) for w in W])
+            acc.append(float(est.var()))
+    exact = [float(rf.positive_rf_variance(x, y, m)) for m in ms]
+    fig, ax = plt.subplots(figsize=(4.4, 3.1))
+    ax.loglog(ms, iid, "o-", ms=3, lw=1, label="i.i.d. Gaussian features")
+    ax.loglog(ms, ortho, "s-", ms=3, lw=1, label="orthogonal features")
+    ax.loglog(ms, exact, "k--", lw=0.8, label="i.i.d. closed form Var Z / m")
+    ax.set_xticks(ms, [str(m) for m in ms])
+    ax.minorticks_off()
+    ax.set_xlabel("number of features m")
+    ax.set_ylabel(f"variance over {draws} draws")
+    ax.set_title(f"Positive random features (d={d}): variance", fontsize=9)
+    ax.legend(fontsize=7)
+    return _save(fig, out, "random-feature-variance.svg")
+
+
+def _orthogonal_draws(draws: int, m: int, d: int, gen: torch.Generator) -> torch.Tensor:
+    """``draws`` independent samples of ``gaussian_orthogonal(m, d)`` from one call (one batched QR).
+
+    Its blocks of d rows are independent, so consecutive groups of ceil(m/d) blocks, each cut to m
+    rows, have the law of separate calls.
+    """
+    blocks = -(-m // d)
+    W = rf.gaussian_orthogonal(draws * blocks * d, d, gen).reshape(draws, blocks * d, d)
+    return W[:, :m]
+
+
+def write_plots(registry: Registry, results: list[Result], out: Path) -> dict[str, dict[str, str]]:
+    """Write every figure; returns {claim id: {name: path}} with the report-wide ones under ""."""
+    out = Path(out)
+    paths: dict[str, dict[str, str]] = {}
+    tightness = []
+    with plt.rc_context(STYLE):
+        for r in results:
+            details = r.details or {}
+            made = {}
+            if isinstance(details.get("order"), dict):
+                made["order"] = order_plot(r.id, details["order"], out)
+            if details.get("constants"):
+                made["constants"] = constants_plot(r.id, details["constants"], out)
+            made = {k: v for k, v in made.items() if v}
+            if made:
+                paths[r.id] = made
+            if details.get("tightness") is not None:
+                tightness.append((r.id, float(details["tightness"]), r.verdict.value))
+        overview = {"tightness": tightness_plot(tightness, out),
+                    "positional-stress": positional_stress_plot(out),
+                    "random-feature-variance": random_feature_variance_plot(out)}
+    paths[""] = {k: v for k, v in overview.items() if v}
+    return paths
