@@ -14,7 +14,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_REGISTRY = PROJECT_ROOT / "claims"
@@ -125,6 +125,35 @@ class Check(BaseModel):
     _v_conv = field_validator("conventions")(_check_conventions)
 
 
+LEAN_NAME_PATTERN = r"^\S+$"  # a (qualified) Lean name; resolved against the index, not here
+
+
+class LeanConstant(_Strict):
+    """How an existential constant of a bound is quantified in the Lean statement."""
+
+    quantified: Literal["before-data", "per-parameter", "after-data"]
+    depends_on: list[str] = Field(default_factory=list)
+
+
+class LeanLink(_Strict):
+    """A claim's link to its Lean statement: the per-claim value of ``lean/mapping/*.yaml``."""
+
+    statement: str = Field(pattern=LEAN_NAME_PATTERN)
+    theorem: str | None = Field(default=None, pattern=LEAN_NAME_PATTERN)
+    negation: str | None = Field(default=None, pattern=LEAN_NAME_PATTERN)
+    # hypothesis binder of the statement -> the name in the numeric check it corresponds to, or 'none'
+    hypotheses: dict[str, str] = Field(default_factory=dict)
+    constants: dict[str, LeanConstant] = Field(default_factory=dict)
+    reading: Literal["same", "stronger", "weaker"] = "same"
+    differs: str | None = None
+
+    @model_validator(mode="after")
+    def _differs_when_read_otherwise(self) -> "LeanLink":
+        if self.reading != "same" and not (self.differs or "").strip():
+            raise ValueError(f"lean.differs is required when lean.reading is {self.reading!r}")
+        return self
+
+
 class Claim(_Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str
@@ -144,7 +173,8 @@ class Claim(_Strict):
     conventions: dict[str, str] = Field(default_factory=dict)
     check: Check | None = None
     expect: Verdict | None = None
-    lean: str | None = None
+    # the Lean theorem's name, or the full link (statement, theorem, hypotheses, constants, reading)
+    lean: str | LeanLink | None = None
     notes: str | None = None
 
     _v_conv = field_validator("conventions")(_check_conventions)
