@@ -56,7 +56,7 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
             "rests_on_refuted": rests[cid],
             "findings": [f.model_dump(exclude_none=True) for f in claim.findings],
             "formal": formal.get(cid, {}).get("formal", "none"),
-            "lean": claim.lean,
+            "lean": formal.get(cid, {}).get("lean") or _lean_name(claim.lean),
             "reviewed": claim.expect is not None,
             "matches": (r.matches if r else None),
             "file": registry.locations[cid].file,
@@ -74,3 +74,10 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
         "graph_problems": [p.as_dict() for p in graph.problems],
         "claims": claims,
     }
+
+
+def _lean_name(link) -> str | None:
+    """The declaration a claim's ``lean:`` names: its theorem, else its statement."""
+    if link is None or isinstance(link, str):
+        return link
+    return link.theorem or link.statement
