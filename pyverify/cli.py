@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .registry import RegistryError, claim_file_schema, load_registry
+from .registry import PROJECT_ROOT, RegistryError, claim_file_schema, load_registry
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 

@@ -31,7 +31,7 @@ class LeanAudit:
     claims: list[dict] = field(default_factory=list)
     coverage: dict[str, int] = field(default_factory=dict)
     mapping_problems: list[str] = field(default_factory=list)
-    deps_unused: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
     findings: list[faithful.Finding] = field(default_factory=list)
     unknown_names: list[dict] = field(default_factory=list)
@@ -48,7 +48,7 @@ class LeanAudit:
             "build_errors": self.build.errors,
             "declarations": [d.as_dict() for d in self.index.declarations],
             "claims": self.claims, "coverage": self.coverage, "mapping_problems": self.mapping_problems,
-            "deps_unused": self.deps_unused, "skipped": self.skipped,
+            "notes": self.notes, "skipped": self.skipped,
             "findings": [f.as_dict() for f in self.findings], "unknown_names": self.unknown_names,
             "input_problems": self.input_problems,
         }
@@ -126,7 +126,7 @@ def audit_project(registry: Registry, lean_root: Path, mapping_dir: Path | None 
     result.mapping_problems = both_ways(registry, idx, links)
     deps = deps_audit(registry, idx, links)
     result.mapping_problems.extend(deps.undeclared)
-    result.deps_unused = deps.unused
+    result.notes = links.notes + deps.unused
     result.findings.extend(faithful.Finding(cid, "reading", msg) for cid, msg in links.reading_findings)
     table = idx.by_name()
     audited: set[str] = set()
@@ -151,15 +151,21 @@ def audit_project(registry: Registry, lean_root: Path, mapping_dir: Path | None 
 
 
 def _check_hypothesis_names(decl: Declaration, cid: str, link: LeanLink, result: LeanAudit) -> None:
-    """Every named hypothesis binder of the statement is mapped, and every mapped one exists."""
+    """Every named hypothesis binder of the statement is mapped, and every mapped key is a binder of the
+    statement or the text of one of its hypotheses (an anonymous hypothesis, keyed by its proposition)."""
     named = {b.name for b in faithful.hypothesis_binders(decl) if b.name and b.name != "_"}
+    known = faithful.binder_names(decl) | faithful.hypothesis_texts(decl)
     for name in sorted(named - set(link.hypotheses)):
         result.findings.append(faithful.Finding(cid, "unmapped-hypothesis", f"hypothesis binder {name} of "
                                                 f"{decl.name} is not in the mapping's hypotheses", decl.name,
                                                 decl.file, decl.line))
-    for name in sorted(set(link.hypotheses) - named):
+    for name in sorted(k for k in link.hypotheses if k not in known and _squash(k) not in known):
         result.mapping_problems.append(f"{cid}: the mapping names hypothesis {name}, which is not a named "
                                        f"hypothesis binder of {decl.name}")
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
 
 
 def _syntactic(idx: LeanIndex, decl: Declaration, cid: str | None, link: LeanLink | None) -> list[faithful.Finding]:

@@ -61,6 +61,12 @@ def quantifier_order(idx: LeanIndex, decl: Declaration, claim: str | None, link:
     out: list[Finding] = []
     declared = link.constants if link is not None else {}
     seen = {s.binder.name for s in sites}
+    bound = binder_names(decl) | {b.name for s in sites for b in s.before}
+    for name, spec in declared.items():
+        for dep in spec.depends_on:
+            if dep not in bound:
+                out.append(_finding(claim, "quantifier-order", decl, f"the mapping's constant {name} depends_on "
+                                    f"{dep}, which is not a variable of {decl.name}"))
     for name in declared:
         if name not in seen:
             out.append(_finding(claim, "quantifier-order", decl, f"the mapping's constant {name} is not bound by an "
@@ -164,3 +170,14 @@ def hypothesis_binders(decl: Declaration) -> list[Binder]:
     node = statement_prop(decl)
     return [b for b in binders_of(node) if b.role == "hypothesis"] if node is not None else []
 
+
+
+def binder_names(decl: Declaration) -> set[str]:
+    node = statement_prop(decl)
+    return {b.name for b in binders_of(node)} if node is not None else set()
+
+
+def hypothesis_texts(decl: Declaration) -> set[str]:
+    """The statement's hypotheses as text without spaces (how a mapping keys an anonymous hypothesis)."""
+    node = statement_prop(decl)
+    return {"".join(text(h.tokens).split()) for h in hypotheses_of(node)} if node is not None else set()

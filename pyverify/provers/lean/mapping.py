@@ -32,6 +32,7 @@ class Links:
     links: dict[str, LeanLink | str] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)  # claim -> the mapping's reason
     problems: list[str] = field(default_factory=list)  # bad mapping entries (file:line: message)
+    notes: list[str] = field(default_factory=list)  # keys outside the format, ignored
     reading_findings: list[tuple[str, str]] = field(default_factory=list)  # (claim, message)
     sources: dict[str, str] = field(default_factory=dict)  # claim -> where its link was read
 
@@ -69,7 +70,10 @@ def read_mapping_files(folder: Path, into: Links, registry: Registry | None = No
             if entry.get("statement") is None:
                 into.skipped[cid] = str(entry.get("skipped") or "no reason given")
                 continue
-            fields = {k: v for k, v in entry.items() if k != "skipped" and v is not None}
+            extra = sorted(set(entry) - set(LeanLink.model_fields) - {"skipped"})
+            if extra:
+                into.notes.append(f"{where}: [{cid}] keys outside the mapping format ignored: {', '.join(extra)}")
+            fields = {k: v for k, v in entry.items() if k in LeanLink.model_fields and v is not None}
             if fields.get("reading", "same") != "same" and not str(fields.get("differs") or "").strip():
                 into.reading_findings.append((cid, f"the Lean statement is read {fields['reading']} than the "
                                                    f"registry's reading, and the mapping does not say how ({where})"))
@@ -90,6 +94,12 @@ def _key_lines(path: Path) -> dict[str, int]:
         if m and not line.startswith((" ", "\t")):
             out[m.group(2).replace("''", "'")] = n
     return out
+
+
+def cited_claim(doc: str | None) -> str | None:
+    """The claim a docstring opening with ``**ID**`` states; the documents' prime ′ is the registry's '."""
+    m = _CITATION.match(doc or "")
+    return m.group(1).replace("′", "'") if m else None
 
 
 def statement_name(link: LeanLink | str) -> str:
@@ -123,12 +133,12 @@ def both_ways(registry: Registry, idx: LeanIndex, links: Links) -> list[str]:
                 problems.append(f"{cid}: declaration {name} not found in the Lean sources "
                                 f"(linked at {links.sources.get(cid, '?')})")
     for decl in idx.declarations:
-        cited = _CITATION.match(decl.doc or "")
+        cited = cited_claim(decl.doc)
         is_statement = decl.kind == "def" and decl.short.endswith("Statement")
-        if cited and cited.group(1) not in registry.claims:
-            problems.append(f"{decl.file}:{decl.line}: {decl.name} cites {cited.group(1)}, which is not a claim id")
+        if cited and cited not in registry.claims:
+            problems.append(f"{decl.file}:{decl.line}: {decl.name} cites {cited}, which is not a claim id")
         elif is_statement and decl.name not in linked:
-            who = f" (its docstring cites {cited.group(1)})" if cited else ""
+            who = f" (its docstring cites {cited})" if cited else ""
             problems.append(f"{decl.file}:{decl.line}: statement {decl.name} is linked to no claim{who}")
     return problems
 

@@ -7,7 +7,8 @@ A conservative heuristic (it may miss names, it should rarely accuse a listed on
 - a candidate is known when it is declared in the project (resolved through namespaces, also as a
   suffix: ``Foo.bar`` for a declared ``Pyverify.Foo.bar``), bound locally in its declaration (binder
   groups, ``fun``/``∀``/``∃``/``intro``/``obtain``/``have``/``set`` names, ``⟨a, b⟩`` patterns), a
-  projection of a local (``h.le``, ``hx.1``), a Lean keyword or core tactic, or listed in a TSV file —
+  projection of a local (``h.le``, ``hx.1``) or of a known lowercase term (``e.symm``), a Lean keyword or
+  core tactic, or listed in a TSV file —
   also when a listed name ends with ``.candidate`` (the file ``open``ed its namespace) or the candidate
   is a listed name's namespace or a dotted access into one (``Real.sqrt_nonneg`` via ``Real``).
 """
@@ -72,7 +73,8 @@ def _local_names(decl: Declaration) -> set[str]:
 
 
 def _shaped_like_library_name(name: str) -> bool:
-    return "." in name or "_" in name.strip("_") or name[:1].isupper()
+    # one character (ℝ, ℕ, ∑ notation, single-letter variables) is notation or local, not a library name
+    return len(name) > 1 and ("." in name or "_" in name.strip("_") or name[:1].isupper())
 
 
 def unknown_names(decls: list[Declaration], listed: set[str]) -> list[dict]:
@@ -99,5 +101,7 @@ def unknown_names(decls: list[Declaration], listed: set[str]) -> list[dict]:
             if (name in LEAN_CORE or head in local or name in suffixes or name in listed_suffixes
                     or name in namespaces):
                 continue
+            if head[:1].islower() and "." in name and (head in listed_suffixes or head in suffixes):
+                continue  # a projection or dot-call on a known term (finSumFinEquiv.symm)
             seen[name] = {"name": name, "file": d.file, "line": t.line}
     return sorted(seen.values(), key=lambda r: (r["file"], r["line"], r["name"]))

@@ -35,7 +35,7 @@ def print_audit(audit: LeanAudit, sources_only: bool = False) -> None:
               f"{cov['sorry']} sorry or only stated; {len(audit.skipped)} skipped by the mapping")
         for p in audit.mapping_problems:
             print(f"  mapping: {p}")
-        for p in audit.deps_unused:
+        for p in audit.notes:
             print(f"  note: {p}")
     for f in audit.findings:
         where = f" ({f.file}:{f.line})" if f.file else ""

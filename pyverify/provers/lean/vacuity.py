@@ -13,6 +13,7 @@ reviewed verdict is ``vacuous``.
 from __future__ import annotations
 
 import ast
+import re
 
 import torch
 
@@ -47,14 +48,28 @@ def unmapped_hypotheses(cid: str, claim: Claim, link: LeanLink, declaration: str
     names = check_names(claim)
     out = []
     for binder, target in link.hypotheses.items():
-        if target.strip().lower() == "none":
+        if target.strip().lower().startswith("none"):  # 'none' or 'none (why)'
             out.append(Finding(cid, "unmapped-hypothesis", f"hypothesis {binder} has no counterpart in the "
-                               "numeric check: the engine never tests what it assumes", declaration))
-        elif target not in names:
+                               f"numeric check ({target.strip()}): the engine never tests what it assumes",
+                               declaration))
+        elif target.strip() in names or _mentioned(target) & names:
+            continue
+        else:
             shown = ", ".join(sorted(names)) or "no names (no check)"
             out.append(Finding(cid, "unmapped-hypothesis", f"hypothesis {binder} maps to {target!r}, which the "
                                f"check of {cid} does not have (it has: {shown})", declaration))
     return out
+
+
+def _mentioned(target: str) -> set[str]:
+    """The names a mapping value mentions outside parentheses (``post.U`` -> post; ``Sm, F (why)`` -> Sm, F)."""
+    depth, kept = 0, []
+    for ch in target:
+        depth += ch == "("
+        if depth == 0:
+            kept.append(ch)
+        depth -= ch == ")" and depth > 0
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "".join(kept)))
 
 
 def sampled_vacuity(cid: str, claim: Claim, conventions: dict[str, str], seed: int = 0,
