@@ -39,16 +39,7 @@ class BuildResult:
             return False
         if self.passed:
             return True
-        module = module_of(decl.file)
-        return module in self.built_modules and not any(_same_file(e["file"], decl.file) for e in self.errors)
-
-
-def module_of(file: str) -> str:
-    """``lean/Pyverify/Espr/Tier2.lean`` -> ``Pyverify.Espr.Tier2``."""
-    parts = Path(file).with_suffix("").parts
-    if "Pyverify" in parts:
-        parts = parts[parts.index("Pyverify"):]
-    return ".".join(parts)
+        return decl.module in self.built_modules and not any(_same_file(e["file"], decl.file) for e in self.errors)
 
 
 def _same_file(a: str, b: str) -> bool:

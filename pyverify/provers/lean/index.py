@@ -42,6 +42,7 @@ class Declaration:
     body: list[Token] = field(default_factory=list, repr=False)  # after the top-level `:=` (or `where`/`|`)
     params: list[Token] = field(default_factory=list, repr=False)  # binders before the type's colon
     namespace: str = ""  # the namespace it was declared in (where its short names resolve)
+    module: str = ""  # Lean module name: the file's path under the source root, dotted
 
     def as_dict(self) -> dict:
         return {"name": self.name, "file": self.file, "line": self.line, "kind": self.kind, "sorry": self.sorry,
@@ -214,8 +215,12 @@ def index(root: Path, shown_relative_to: Path | None = None) -> LeanIndex:
     for path in files:
         shown = str(path.relative_to(shown_relative_to)) if shown_relative_to and path.is_relative_to(
             shown_relative_to) else str(path)
+        module = ".".join(path.relative_to(root).with_suffix("").parts) if root.is_dir() else path.stem
         try:
-            decls.extend(index_text(path.read_text(encoding="utf-8"), shown))
+            found = index_text(path.read_text(encoding="utf-8"), shown)
+            for d in found:
+                d.module = module
+            decls.extend(found)
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(f"{shown}:0: cannot read: {exc}")
         except LeanSyntaxError as exc:

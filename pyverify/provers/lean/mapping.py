@@ -137,7 +137,7 @@ def both_ways(registry: Registry, idx: LeanIndex, links: Links) -> list[str]:
         is_statement = decl.kind == "def" and decl.short.endswith("Statement")
         if cited and cited not in registry.claims:
             problems.append(f"{decl.file}:{decl.line}: {decl.name} cites {cited}, which is not a claim id")
-        elif is_statement and decl.name not in linked:
+        if is_statement and decl.name not in linked:
             who = f" (its docstring cites {cited})" if cited else ""
             problems.append(f"{decl.file}:{decl.line}: statement {decl.name} is linked to no claim{who}")
     return problems

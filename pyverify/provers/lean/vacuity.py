@@ -25,6 +25,7 @@ from .faithful import Finding
 
 DRAWS = 512  # instances per sweep assignment
 DEGENERATE = 64  # of which degenerate (zeros, repeated points): the zero instance is always among them
+ZERO_DRAWS = 8  # of which exact zeros of the samplers' parameters (for vec/mat: the zero input)
 ZERO = 1e-9  # an input this small (max-abs) counts as zero
 
 
@@ -91,6 +92,9 @@ def sampled_vacuity(cid: str, claim: Claim, conventions: dict[str, str], seed: i
         for dims in sweep(check)[:4]:
             compiled = compile_check(check, dims, kind, conventions)
             theta = compiled.init_theta(DRAWS, gen, ctx, degenerate=DEGENERATE)
+            for parts in theta.values():  # the zero instance (of the samplers' parameters) is always drawn
+                for v in parts.values():
+                    v[:ZERO_DRAWS] = 0
             randoms = compiled.draw_randoms(DRAWS, 1, gen, ctx) if compiled.randoms else None
             with torch.no_grad():
                 sides = compiled.evaluate(theta, ctx, randoms)
