@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .registry import RegistryError, Verdict, claim_file_schema, load_registry
+from .registry import PROJECT_ROOT, RegistryError, Verdict, claim_file_schema, load_registry
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -143,35 +143,27 @@ def _with_severity(row: dict, claim) -> dict:
 
 def cmd_lean(args: argparse.Namespace) -> int:
     from .provers import lean
+    from .engine.hypotheses import count_models
+    from .provers.lean.report import print_audit
 
-    reg = load_registry(args.registry)
-    built, log = (False, "")
-    chain = lean.toolchain()
-    if args.build:
-        built, log = lean.lake_build()
-    decls = lean.index()
-    formal, mismatches = lean.formal_status(reg, decls, built)
+    if args.sources is not None:
+        if not args.sources.exists():
+            print(f"error: {args.sources}: no such file or folder", file=sys.stderr)
+            return EXIT_INPUT
+        audit = lean.audit_sources(args.sources, args.names, args.build, args.timeout)
+    else:
+        reg = load_registry(args.registry)
+        audit = lean.audit_project(reg, args.lean_dir, args.mapping, args.names, args.build,
+                                   count_models=None if args.no_sampling else count_models, timeout=args.timeout,
+                                   shown_relative_to=args.lean_dir.resolve().parent)
     if args.format == "json":
-        json.dump({"toolchain": chain, "built": built, "claims": list(formal.values()),
-                   "declarations": [d.as_dict() for d in decls], "mismatches": mismatches}, sys.stdout, indent=1)
+        json.dump(audit.as_dict(), sys.stdout, indent=1, ensure_ascii=False)
         print()
     else:
-        print(f"Lean toolchain: {chain or 'none installed (no proof can be checked here)'}")
-        if args.build:
-            print(f"lake build: {'passed' if built else 'FAILED or not run'}" + (f"\n{log}" if not built else ""))
-        print(f"{len(decls)} declarations, {sum(d.sorry for d in decls)} containing sorry/admit")
-        for d in decls:
-            if d.sorry:
-                print(f"  sorry: {d.file}:{d.line} {d.name}")
-        linked = [f for f in formal.values() if f["lean"]]
-        print(f"{len(linked)} claims linked to Lean declarations")
-        for f in linked:
-            print(f"  {f['id']:<22} {f['formal']:<14} {f['lean']}")
-        for m in mismatches:
-            print(f"  mismatch: {m}")
-    if args.build and not built:
-        return EXIT_FAIL
-    return EXIT_FAIL if mismatches else EXIT_OK
+        print_audit(audit, sources_only=args.sources is not None)
+    if audit.input_problems:
+        return EXIT_INPUT
+    return EXIT_FAIL if audit.failed else EXIT_OK
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -197,10 +189,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     graph = check_graph(reg)
     results = check_claims(reg, (), args.budget, args.seed, args.device, args.jobs,
                            progress=sys.stderr.isatty() and not args.no_progress)
-    built = False
-    if args.lean_build:
-        built, _ = lean.lake_build()
-    formal, _ = lean.formal_status(reg, lean.index(), built)
+    formal, lean_build = lean.claim_formal_status(reg, build=args.lean_build)
+    built = lean_build.ran and lean_build.passed
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     plots = write_plots(reg, results, out)
@@ -317,8 +307,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=_default_jobs())
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("lean", parents=[common], help="Lean declarations, sorry audit, formal status per claim")
+    p = sub.add_parser("lean", parents=[common], help="Lean declarations, sorry audit, formal status per claim, "
+                       "mapping both ways, faithfulness audit, unlisted external names")
     p.add_argument("--build", action="store_true", help="run `lake build` (needs a Lean toolchain)")
+    p.add_argument("--timeout", type=int, default=3600, help="seconds allowed for `lake build` (default 3600)")
+    p.add_argument("--lean-dir", type=Path, default=PROJECT_ROOT / "lean", help="the project's Lean folder (default lean/)")
+    p.add_argument("--sources", type=Path, default=None,
+                   help="audit the Lean files under this path instead (another project: no registry, no mapping)")
+    p.add_argument("--mapping", type=Path, default=None,
+                   help="also read claim links from these lean/mapping/*.yaml files (they override the registry's)")
+    p.add_argument("--names", type=Path, default=None, help="folder of the *.tsv name lists (default lean/mathlib-names)")
+    p.add_argument("--no-sampling", action="store_true", help="skip the engine's draws in the vacuity audit")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_lean)
 

@@ -48,35 +48,13 @@ def test_report_exit_1_when_a_verdict_differs(tmp_path, make_registry, capsys):
     assert code == 1 and "A.1" in capsys.readouterr().out
 
 
-def test_lean_status_is_never_checked_without_a_build(tmp_path, capsys):
-    assert main(["lean", "--format", "json"]) == 0
+def test_lean_status_is_never_checked_without_a_build(tmp_path, make_registry, capsys):
+    # (the index, sorry audit and mismatches are tested in test_lean_audit.py)
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "A.lean").write_text("namespace N\ntheorem proved : 1 = 1 := by\n  rfl\nend N\n")
+    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("A.1", extra="lean: N.proved\n")})
+    main(["lean", "--registry", str(root), "--lean-dir", str(lean), "--format", "json"])
     data = json.loads(capsys.readouterr().out)
-    assert all(c["formal"] != "checked" for c in data["claims"])
+    assert [c["formal"] for c in data["claims"]] == ["proof-written"]
     assert data["built"] is False
-
-
-def test_lean_index_and_sorry_audit(tmp_path, make_registry):
-    from pyverify.provers import lean
-    from pyverify.registry import load_registry
-
-    src = tmp_path / "lean"
-    src.mkdir()
-    (src / "A.lean").write_text(
-        "namespace Espr.Tier2\n"
-        "/-- T2.9 -/\ntheorem rstr_rel : 1 = 1 := by\n  rfl\n"
-        "theorem only_stated : 2 = 2 := by sorry\n"
-        "-- a comment mentioning sorry does not count\n"
-        "lemma half_done : 3 = 3 := by\n  have h : True := trivial\n  sorry\n"
-        "end Espr.Tier2\n")
-    decls = {d.name: d for d in lean.index(src)}
-    assert set(decls) == {"Espr.Tier2.rstr_rel", "Espr.Tier2.only_stated", "Espr.Tier2.half_done"}
-    assert not decls["Espr.Tier2.rstr_rel"].sorry and decls["Espr.Tier2.half_done"].sorry
-    text = "claims:\n"
-    for cid, name in [("A.1", "Espr.Tier2.rstr_rel"), ("A.2", "Espr.Tier2.only_stated"), ("A.3", "Espr.Tier2.half_done"), ("A.4", "Nope.x")]:
-        text += claim_yaml(cid, extra=f"lean: {name}\n")
-    reg = load_registry(make_registry({"a.yaml": text}))
-    status, mismatches = lean.formal_status(reg, list(decls.values()), built=False)
-    assert [status[c]["formal"] for c in ("A.1", "A.2", "A.3", "A.4")] == ["proof-written", "stated", "sorry", "none"]
-    assert mismatches and "Nope.x" in mismatches[0]
-    status, _ = lean.formal_status(reg, list(decls.values()), built=True)
-    assert status["A.1"]["formal"] == "checked" and status["A.3"]["formal"] == "sorry"

@@ -2,8 +2,8 @@
 
 from .loader import load_registry, registry_files
 from .models import (CONVENTIONS, DEFAULT_REGISTRY, PROJECT_ROOT, Check, Claim, Document, Finding, Kind,
-                     Location, Problem, Registry, RegistryError, Severity, Verdict, claim_file_schema)
+                     Location, Problem, Registry, RegistryError, Severity, Verdict, LeanConstant, LeanLink, claim_file_schema)
 
 __all__ = ["load_registry", "registry_files", "CONVENTIONS", "DEFAULT_REGISTRY", "PROJECT_ROOT", "Check", "Claim",
-           "Document", "Finding", "Kind", "Location", "Problem", "Registry", "RegistryError", "Severity",
+           "Document", "Finding", "Kind", "Location", "Problem", "Registry", "RegistryError", "Severity", "LeanConstant", "LeanLink",
            "Verdict", "claim_file_schema"]

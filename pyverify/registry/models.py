@@ -191,6 +191,35 @@ class Check(BaseModel):
     conventions: Conventions = Field(default_factory=Conventions)
 
 
+LEAN_NAME_PATTERN = r"^\S+$"  # a (qualified) Lean name; resolved against the index, not here
+
+
+class LeanConstant(_Strict):
+    """How an existential constant of a bound is quantified in the Lean statement."""
+
+    quantified: Literal["before-data", "per-parameter", "after-data"]
+    depends_on: list[str] = Field(default_factory=list)
+
+
+class LeanLink(_Strict):
+    """A claim's link to its Lean statement: the per-claim value of ``lean/mapping/*.yaml``."""
+
+    statement: str = Field(pattern=LEAN_NAME_PATTERN)
+    theorem: str | None = Field(default=None, pattern=LEAN_NAME_PATTERN)
+    negation: str | None = Field(default=None, pattern=LEAN_NAME_PATTERN)
+    # hypothesis binder of the statement -> the name in the numeric check it corresponds to, or 'none'
+    hypotheses: dict[str, str] = Field(default_factory=dict)
+    constants: dict[str, LeanConstant] = Field(default_factory=dict)
+    reading: Literal["same", "stronger", "weaker"] = "same"
+    differs: str | None = None
+
+    @model_validator(mode="after")
+    def _differs_when_read_otherwise(self) -> "LeanLink":
+        if self.reading != "same" and not (self.differs or "").strip():
+            raise ValueError(f"lean.differs is required when lean.reading is {self.reading!r}")
+        return self
+
+
 class Claim(_Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str
@@ -211,7 +240,8 @@ class Claim(_Strict):
     check: Check | None = None
     severity: Severity | None = None  # of a refuted claim: how much the error matters
     expect: Verdict | None = None
-    lean: str | None = None
+    # the Lean theorem's name, or the full link (statement, theorem, hypotheses, constants, reading)
+    lean: str | LeanLink | None = None
     notes: str | None = None
 
 

@@ -113,7 +113,7 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
             "severity": analysis.severity_of(claim),
             "findings": [f.model_dump(exclude_none=True) for f in claim.findings],
             "formal": formal.get(cid, {}).get("formal", "none"),
-            "lean": claim.lean,
+            "lean": formal.get(cid, {}).get("lean") or _lean_name(claim.lean),
             "reviewed": claim.expect is not None,
             "matches": (r.matches if r else None),
             "file": registry.locations[cid].file,
@@ -148,3 +148,10 @@ def reproduce_command(claim_id: str, meta: dict[str, Any]) -> str:
     """A command that re-runs this claim's check with this run's seed and budget."""
     quoted = claim_id if SHELL_SAFE.match(claim_id) else f'"{claim_id}"'  # ids may hold a prime: T8'.15
     return f"pyverify check {quoted} --seed {meta['seed']} --budget {meta['budget']}"
+
+
+def _lean_name(link) -> str | None:
+    """The declaration a claim's ``lean:`` names: its theorem, else its statement."""
+    if link is None or isinstance(link, str):
+        return link
+    return link.theorem or link.statement

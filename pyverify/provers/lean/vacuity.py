@@ -1,0 +1,97 @@
+"""Vacuity of a Lean statement, judged through the claim's numeric check.
+
+The mapping pairs each hypothesis binder of the Lean statement with a name of the numeric check
+(a ``given``, a ``where``, an identifier of an ``assume``, or an ``assume`` text itself). A hypothesis
+without a counterpart ('none', or a name the check does not have) is not tested by the engine: flagged.
+Then the engine's own samplers draw instances (with the samplers' degenerate draws mixed in, so a zero
+instance is among them) and the check's ``assume``s are scored as the engine scores them: if no draw
+satisfies them, the hypotheses look unsatisfiable; if only draws whose inputs are all ≈ 0 satisfy them,
+they look satisfiable only by the zero instance. Both are ``vacuity`` findings, as is a claim whose
+reviewed verdict is ``vacuous``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+
+from ...registry import Claim, LeanLink, Verdict
+from .faithful import Finding
+
+# (claim, conventions, seed) -> (draws per assignment, draws meeting every assume, of those non-zero ones)
+ModelCounter = Callable[[Claim, dict, int], "tuple[int, int, int] | None"]
+
+
+def check_names(claim: Claim) -> set[str]:
+    """Names a hypothesis may map to: givens, wheres, identifiers and texts of the assumes."""
+    check = claim.check
+    if check is None:
+        return set()
+    names = set(check.given) | set(check.where)
+    assumes = [check.assume] if isinstance(check.assume, str) else list(check.assume or [])
+    for text in assumes:
+        names.add(text.strip())
+        try:
+            names.update(n.id for n in ast.walk(ast.parse(text, mode="eval")) if isinstance(n, ast.Name))
+        except SyntaxError:
+            continue  # the engine reports a malformed assume as the claim's error
+    return names
+
+
+def unmapped_hypotheses(cid: str, claim: Claim, link: LeanLink, declaration: str | None) -> list[Finding]:
+    names = check_names(claim)
+    out = []
+    for binder, target in link.hypotheses.items():
+        if target.strip().lower().startswith("none"):  # 'none' or 'none (why)'
+            out.append(Finding(cid, "unmapped-hypothesis", f"hypothesis {binder} has no counterpart in the "
+                               f"numeric check ({target.strip()}): the engine never tests what it assumes",
+                               declaration))
+        elif target.strip() in names or _mentioned(target) & names:
+            continue
+        else:
+            shown = ", ".join(sorted(names)) or "no names (no check)"
+            out.append(Finding(cid, "unmapped-hypothesis", f"hypothesis {binder} maps to {target!r}, which the "
+                               f"check of {cid} does not have (it has: {shown})", declaration))
+    return out
+
+
+def _mentioned(target: str) -> set[str]:
+    """The names a mapping value mentions outside parentheses (``post.U`` -> post; ``Sm, F (why)`` -> Sm, F)."""
+    depth, kept = 0, []
+    for ch in target:
+        depth += ch == "("
+        if depth == 0:
+            kept.append(ch)
+        depth -= ch == ")" and depth > 0
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "".join(kept)))
+
+
+def sampled_vacuity(cid: str, claim: Claim, conventions: dict[str, str], count_models: ModelCounter,
+                    seed: int = 0, declaration: str | None = None) -> list[Finding]:
+    """Flag assumes that no drawn instance meets, or that only zero inputs meet. ``count_models`` is the
+    engine's sampler-driven counter (``pyverify.engine.hypotheses.count_models``), handed in by the caller
+    so that the provers do not import the engine (which imports them)."""
+    check = claim.check
+    if claim.expect == Verdict.vacuous:
+        return [Finding(cid, "vacuity", "the engine's reviewed verdict of this claim is vacuous: its hypotheses "
+                        "are unsatisfiable or its bound no better than the trivial one", declaration)]
+    if check is None or check.not_checkable or not check.assume:
+        return []
+    try:
+        counted = count_models(claim, conventions, seed)
+    except (ValueError, RuntimeError, TypeError) as exc:
+        return [Finding(cid, "vacuity", f"the check could not be sampled to judge its hypotheses: {exc}", declaration)]
+    if counted is None:
+        return []
+    draws, satisfied, nonzero = counted
+    if satisfied == 0:
+        return [Finding(cid, "vacuity", f"no instance of {draws} draws per assignment satisfies the check's "
+                        "assumes: the mapped hypotheses look unsatisfiable", declaration)]
+    if nonzero == 0:
+        return [Finding(cid, "vacuity", f"only instances with every input ≈ 0 satisfy the check's assumes "
+                        f"({satisfied} such draws): the mapped hypotheses force the zero instance", declaration)]
+    return []
+
+

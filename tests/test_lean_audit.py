@@ -1,0 +1,319 @@
+"""`pyverify lean`: tokenizer, index, sorry audit, links, faithfulness audit, names, build attribution.
+
+Every audit is shown failing on a planted error (tests/lean_fixtures/planted) and staying quiet on the
+faithful version (tests/lean_fixtures/faithful). Nothing here needs a Lean toolchain; the one test that
+runs `lake build` skips when `lake` is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO, claim_yaml
+
+from pyverify.cli import main
+from pyverify.engine.hypotheses import count_models
+from pyverify.provers.lean import BuildResult, audit_project, audit_sources, formal_status, index
+from pyverify.provers.lean.build import lake_build, parse_build_output
+from pyverify.provers.lean.faithful import zero_forcing
+from pyverify.provers.lean.index import index_text
+from pyverify.provers.lean.mapping import registry_links
+from pyverify.provers.lean.tokens import LeanSyntaxError, tokenize
+from pyverify.registry import RegistryError, load_registry
+
+FIXTURES = REPO / "tests" / "lean_fixtures"
+
+
+def _lean_dir(tmp_path: Path, *parts: str) -> Path:
+    """A lean/ folder with the fixture modules ``parts`` and the fixture name list."""
+    root = tmp_path / "lean"
+    (root / "Fixture").mkdir(parents=True)
+    for part in parts:
+        for f in (FIXTURES / part).glob("*.lean"):
+            shutil.copy(f, root / "Fixture" / f.name)
+    (root / "mathlib-names").mkdir()
+    shutil.copy(FIXTURES / "names" / "fixture.tsv", root / "mathlib-names")
+    return root
+
+
+ZERO_CHECK = """\
+check:
+  given: {x: 'vec(3)'}
+  assume: 'norm(x) <= 0'
+  assert: 'norm(x) <= 1'
+"""
+UNIT_CHECK = ZERO_CHECK.replace("norm(x) <= 0", "norm(x) <= 1")
+SIN_CHECK = """\
+check:
+  given: {x: 'scalar(-3, 3)'}
+  assert: 'abs(sin(x)) <= 1'
+"""
+
+
+def _link(statement: str, theorem: str, hypotheses: str = "{}", constants: str = "{}") -> str:
+    return (f"lean:\n  statement: Fixture.{statement}\n  theorem: Fixture.{theorem}\n"
+            f"  hypotheses: {hypotheses}\n  constants: {constants}\n")
+
+
+def _registry(make_registry, planted: bool = True, faithful: bool = True):
+    text = "claims:\n"
+    if planted:
+        text += claim_yaml("S12", kind="bound", extra=ZERO_CHECK + _link("ZeroBoundStatement", "zero_bound",
+                                                                         "{hx: 'norm(x) <= 0'}"))
+        text += claim_yaml("S13", kind="bound", extra=SIN_CHECK + _link(
+            "LateConstantStatement", "late_constant", constants="{C: {quantified: before-data, depends_on: []}}"))
+    if faithful:
+        text += claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK + _link(
+            "UnitBoundStatement", "unit_bound", "{hx: 'norm(x) <= 1'}"))
+        text += claim_yaml("S13.corrected", kind="bound", extra=SIN_CHECK + _link(
+            "UniformConstantStatement", "uniform_constant",
+            constants="{C: {quantified: before-data, depends_on: []}}"))
+    return load_registry(make_registry({"a.yaml": text}))
+
+
+# ------------------------------------------------------------------------------------------ tokenizer
+def test_sorry_in_comments_strings_and_docstrings_is_not_a_token():
+    decls = {d.name: d for d in index_text((FIXTURES / "tricky.lean").read_text(), "tricky.lean")}
+    assert not decls["Outer.clean"].sorry
+    assert decls["Outer.«odd name»"].sorry and decls["Outer.«odd name»"].only_sorry
+    assert decls["Outer.half_done"].sorry and not decls["Outer.half_done"].only_sorry  # admit, after a `have`
+    assert decls["Outer.clean"].doc == "Docstring mentioning sorry and admit."
+
+
+def test_nested_comment_closes_only_at_its_own_end():
+    texts = [t.text for t in tokenize("/- a /- b -/ sorry -/ theorem t : True := trivial")]
+    assert texts[:2] == ["theorem", "t"] and "sorry" not in texts
+    with pytest.raises(LeanSyntaxError, match="line 1: unterminated block comment"):
+        tokenize("/- a /- b -/ never closed")
+
+
+def test_char_literals_primes_guillemets_and_dotted_names():
+    kinds = [(t.kind, t.text) for t in tokenize("x' 'a' '\\n' «a b».c Finset.sum_comm h.1 \"s\\\"\"")]
+    assert kinds == [("ident", "x'"), ("char", "'a'"), ("char", "'\\n'"), ("ident", "«a b».c"),
+                     ("ident", "Finset.sum_comm"), ("ident", "h.1"), ("string", '"s\\""')]
+
+
+# ------------------------------------------------------------------------------------------ index
+def test_names_are_qualified_through_namespaces_but_not_sections():
+    decls = {d.name: d for d in index_text((FIXTURES / "tricky.lean").read_text(), "tricky.lean")}
+    assert {"Outer.clean", "Outer.Deeper.x'", "Outer.choice_like", "Outer.half_done"} <= set(decls)
+    assert decls["Outer.choice_like"].axiom and decls["Outer.choice_like"].kind == "axiom"
+    assert any(name.startswith("_instance_") for name in decls)  # the anonymous instance, after `end Outer`
+
+
+def test_end_that_does_not_match_the_open_scope_is_an_error_with_its_line():
+    with pytest.raises(LeanSyntaxError, match="line 3: `end B` closes namespace A"):
+        index_text("namespace A\ntheorem t : True := trivial\nend B\n", "x.lean")
+    with pytest.raises(LeanSyntaxError, match="never closed"):
+        index_text("section S\ntheorem t : True := trivial\n", "x.lean")
+
+
+# ------------------------------------------------------------------------------------------ faithfulness
+def test_planted_zero_hypothesis_and_late_constant_are_flagged_and_faithful_versions_are_not(tmp_path, make_registry):
+    reg = _registry(make_registry)
+    audit = audit_project(reg, _lean_dir(tmp_path, "planted", "faithful"), count_models=count_models)
+    kinds = {(f.claim, f.kind) for f in audit.findings}
+    assert ("S12", "suspect-zero") in kinds  # the Lean text: ‖x‖ ≤ 0
+    assert ("S12", "vacuity") in kinds  # the engine's draws: only x = 0 satisfies norm(x) <= 0
+    assert ("S13", "quantifier-order") in kinds  # ∀ x, ∃ C although the mapping says before-data
+    assert not [f for f in audit.findings if f.claim in ("S12.corrected", "S13.corrected")]
+    assert audit.failed and not audit.mapping_problems
+
+
+def test_faithful_registry_alone_passes(tmp_path, make_registry, capsys):
+    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK + _link(
+        "UnitBoundStatement", "unit_bound", "{hx: 'norm(x) <= 1'}"))})
+    code = main(["lean", "--registry", str(root), "--lean-dir", str(_lean_dir(tmp_path, "faithful")),
+                 "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] == [], data["findings"]
+    assert [n["name"] for n in data["unknown_names"]] == ["Real.abs_sin_le_one"]  # left out of fixture.tsv
+    # UniformConstantStatement is linked to no claim here: the mapping's other direction
+    assert any("UniformConstantStatement is linked to no claim" in p for p in data["mapping_problems"])
+    assert code == 1
+
+
+def test_sources_mode_flags_without_a_mapping(tmp_path):
+    audit = audit_sources(_lean_dir(tmp_path, "planted"))
+    kinds = {(f.declaration, f.kind) for f in audit.findings}
+    assert ("Fixture.ZeroBoundStatement", "suspect-zero") in kinds
+    assert ("Fixture.LateConstantStatement", "quantifier-order") in kinds
+    assert not audit_sources(_lean_dir(tmp_path / "f", "faithful")).findings
+
+
+@pytest.mark.parametrize("hypotheses, why", [
+    ("(f : ℝ → ℝ) (h : ∀ x, f x = 0)", "vanish for every x"),
+    ("(x : ℝ) (h : x = 0)", "forces the input x to be 0"),
+    ("(x : ℝ) (hx : x ≤ 0) (hx' : 0 ≤ x)", "force x = 0"),
+    ("(x : ℝ) (hx : 0 < x) (hx' : x < 0)", "contradict"),
+])
+def test_zero_forcing_hypotheses(hypotheses, why):
+    decl = index_text(f"theorem t {hypotheses} : 1 ≤ 2 := by norm_num\n", "t.lean")[0]
+    assert any(why in r for r in zero_forcing(decl)), zero_forcing(decl)
+
+
+def test_satisfiable_hypotheses_are_not_suspect():
+    decl = index_text("theorem t (x : ℝ) (f : ℝ → ℝ) (hx : 0 ≤ x) (hf : ∀ y, f y ≤ 1) (h2 : x ≤ 2) : x ≤ 3 := by\n"
+                      "  linarith\n", "t.lean")[0]
+    assert zero_forcing(decl) == []
+
+
+def test_per_parameter_constant_may_follow_its_parameters_only(tmp_path, make_registry):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "P.lean").write_text(
+        "namespace Fixture\n/-- **S4** (fixture) -/\ndef HeadStatement : Prop :=\n"
+        "  ∀ τ : ℝ, 0 < τ → ∃ C : ℝ, ∀ x : ℝ, |x / (1 + τ * x ^ 2)| ≤ C\n"
+        "/-- **S4** -/\ntheorem head : HeadStatement := by sorry\nend Fixture\n")
+
+    def findings(depends_on: str):
+        text = "claims:\n" + claim_yaml("S4", kind="bound", extra=SIN_CHECK + _link(
+            "HeadStatement", "head", constants=f"{{C: {{quantified: per-parameter, depends_on: {depends_on}}}}}"))
+        return [f for f in audit_project(load_registry(make_registry({"a.yaml": text})), lean).findings
+                if f.kind == "quantifier-order"]
+    assert findings("[τ]") == []
+    assert "chosen after τ" in findings("[]")[0].message
+    assert "depends_on tau" in findings("[tau]")[0].message
+
+
+def test_unmapped_hypotheses_are_flagged(tmp_path, make_registry):
+    text = "claims:\n" + claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK + _link(
+        "UnitBoundStatement", "unit_bound", "{hx: 'none (the check draws x without a constraint)'}"))
+    text += claim_yaml("S13.corrected", kind="bound", extra=SIN_CHECK + _link(
+        "UniformConstantStatement", "uniform_constant", "{hq: q}"))
+    audit = audit_project(load_registry(make_registry({"a.yaml": text})), _lean_dir(tmp_path, "faithful"))
+    messages = [f.message for f in audit.findings if f.kind == "unmapped-hypothesis"]
+    assert any("hx has no counterpart" in m for m in messages)
+    assert any("hq maps to 'q', which the check of S13.corrected does not have" in m for m in messages)
+    assert any("names hypothesis hq, which is not" in p for p in audit.mapping_problems)
+
+
+def test_reading_differs_is_required(tmp_path, make_registry):
+    bad = "claims:\n" + claim_yaml("S1", extra="lean: {statement: A.B, reading: stronger}\n")
+    with pytest.raises(RegistryError, match="differs is required"):
+        load_registry(make_registry({"a.yaml": bad}))
+    mapping = tmp_path / "mapping"
+    mapping.mkdir()
+    (mapping / "m.yaml").write_text("S12.corrected:\n  statement: Fixture.UnitBoundStatement\n"
+                                    "  theorem: Fixture.unit_bound\n  hypotheses: {hx: 'norm(x) <= 1'}\n"
+                                    "  reading: weaker\n  differs: null\n")
+    reg = load_registry(make_registry({"a.yaml": "claims:\n" + claim_yaml("S12.corrected", extra=UNIT_CHECK)}))
+    audit = audit_project(reg, _lean_dir(tmp_path, "faithful"), mapping_dir=mapping)
+    assert [f.kind for f in audit.findings] == ["reading"]
+
+
+# ------------------------------------------------------------------------------------------ status, mapping
+def test_formal_status_is_never_checked_without_build_evidence(tmp_path, make_registry):
+    reg = _registry(make_registry)
+    idx = index(_lean_dir(tmp_path, "planted", "faithful"))
+    links = registry_links(reg)
+    status = formal_status(idx, links, BuildResult(False, False, "not requested"))
+    assert {row["formal"] for row in status.values()} == {"proof-written"}
+    built = formal_status(idx, links, BuildResult(True, True, "ok"))
+    assert {row["formal"] for row in built.values()} == {"checked"}
+    failed = BuildResult(True, False, "", [{"file": "Fixture/Planted.lean", "line": 14, "col": 2, "message": "x",
+                                            "declaration": "Fixture.zero_bound"}], {"Fixture.Planted", "Fixture.Faithful"})
+    partly = formal_status(idx, links, failed)
+    assert partly["S12"]["formal"] == "proof-written" and partly["S12.corrected"]["formal"] == "checked"
+
+
+def test_sorry_reaches_a_proof_through_the_lemma_it_uses(make_registry, tmp_path):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "A.lean").write_text("namespace N\nlemma helper : True := by sorry\n"
+                                 "theorem main_thm : True := by\n  exact helper\n"
+                                 "theorem alone : True := by\n  sorry\nend N\n")
+    text = "claims:\n" + claim_yaml("S1", extra="lean: N.main_thm\n") + claim_yaml("S2", extra="lean: N.alone\n")
+    status = formal_status(index(lean), registry_links(load_registry(make_registry({"a.yaml": text}))),
+                           BuildResult(True, True, "ok"))
+    assert status["S1"]["formal"] == "sorry" and status["S1"]["sorry_via"] == "N.helper"
+    assert status["S2"]["formal"] == "stated"
+
+
+def test_mapping_both_ways_and_deps(tmp_path, make_registry):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "A.lean").write_text(
+        "namespace N\n/-- **S1** -/\ntheorem one : True := trivial\n"
+        "/-- **S2** -/\ntheorem two : True := by\n  exact one\n"
+        "/-- **S9** -/\ndef OrphanStatement : Prop := True\n"
+        "/-- **S77** -/\ntheorem cites_nothing_known : True := trivial\nend N\n")
+    text = "claims:\n" + claim_yaml("S1", extra="lean: N.one\n") + claim_yaml("S2", extra="lean: N.two\n")
+    text += claim_yaml("S3", deps="[S1]", extra="lean: N.missing\n") + claim_yaml("S5")
+    audit = audit_project(load_registry(make_registry({"a.yaml": text})), lean)
+    problems = "\n".join(audit.mapping_problems)
+    assert "S5: no Lean statement" in problems
+    assert "S3: declaration N.missing not found" in problems
+    assert "OrphanStatement is linked to no claim" in problems
+    assert "cites S77, which is not a claim id" in problems
+    assert "S2: the proof N.two uses S1, which deps of S2 do not list" in problems
+
+
+# ------------------------------------------------------------------------------------------ names
+def test_unlisted_external_names_are_reported(tmp_path, make_registry):
+    lean = _lean_dir(tmp_path, "faithful")
+    audit = audit_sources(lean, names_dir=lean / "mathlib-names")
+    assert [n["name"] for n in audit.unknown_names] == ["Real.abs_sin_le_one"]
+    (lean / "mathlib-names" / "more.tsv").write_text("Real.abs_sin_le_one\tMathlib/x.lean\tv4.24.0\n")
+    assert audit_sources(lean, names_dir=lean / "mathlib-names").unknown_names == []
+
+
+# ------------------------------------------------------------------------------------------ build
+def test_build_errors_are_attributed_to_declarations():
+    decls = index_text((FIXTURES / "planted" / "Planted.lean").read_text(), "lean/Fixture/Planted.lean")
+    log = ("✔ [3/5] Built Fixture.Faithful\n"
+           "error: ././lean/Fixture/Planted.lean:15:2: linarith failed\n"
+           "warning: ././lean/Fixture/Planted.lean:24:2: declaration uses 'sorry'\n")
+    errors, built = parse_build_output(log, decls)
+    assert errors == [{"file": "lean/Fixture/Planted.lean", "line": 15, "col": 2, "message": "linarith failed",
+                       "declaration": "Fixture.zero_bound"}]
+    assert "Fixture.Faithful" in built
+
+
+@pytest.mark.skipif(shutil.which("lake") is None, reason="no Lean toolchain (`lake`) on this machine")
+def test_lake_build_runs_on_the_project():
+    idx = index(REPO / "lean")
+    result = lake_build(REPO, idx.declarations, timeout=7200)
+    assert result.ran
+
+
+# ------------------------------------------------------------------------------------------ cli, script
+def test_cli_exit_codes(tmp_path, make_registry, capsys):
+    lean = _lean_dir(tmp_path, "planted", "faithful")
+    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("X.1")})
+    assert main(["lean", "--sources", str(lean / "Fixture" / "Faithful.lean")]) == 0
+    assert main(["lean", "--sources", str(lean)]) == 1
+    (lean / "Fixture" / "Broken.lean").write_text("/- never closed\n")
+    assert main(["lean", "--sources", str(lean)]) == 2
+    assert "unterminated block comment" in capsys.readouterr().out
+    assert main(["lean", "--registry", str(root), "--lean-dir", str(tmp_path / "none")]) == 0
+
+
+def test_link_script_edits_a_copy_and_keeps_comments(tmp_path, make_registry):
+    entry = claim_yaml("S12.corrected", extra="# a comment that must stay\nexpect: holds\n")
+    old = claim_yaml("S13.corrected", extra="lean: Old.name\nnotes: kept\n")
+    root = make_registry({"a.yaml": "# header comment\nclaims:\n" + entry + "\n" + old + claim_yaml("S14")})
+    mapping = tmp_path / "mapping"
+    mapping.mkdir()
+    (mapping / "m.yaml").write_text(
+        "S12.corrected: {statement: Fixture.UnitBoundStatement, theorem: Fixture.unit_bound, hypotheses: {hx: x},"
+        " reading: same, skipped: null, note: ignored}\n"
+        "S13.corrected: {statement: Fixture.UniformConstantStatement, theorem: null,"
+        " constants: {C: {quantified: before-data, depends_on: []}}}\n"
+        "S14: {statement: null, skipped: no content}\n")
+    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "link_lean_mapping.py"), "--claims", str(root),
+                           "--mapping", str(mapping)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    text = (root / "a.yaml").read_text()
+    assert "# header comment" in text and "# a comment that must stay" in text and "notes: kept" in text
+    assert text.index("lean:\n      statement: Fixture.UnitBoundStatement") < text.index("expect: holds")
+    assert "Old.name" not in text and "note: ignored" not in text
+    reg = load_registry(root)
+    assert reg.claims["S12.corrected"].lean.hypotheses == {"hx": "x"}
+    assert reg.claims["S13.corrected"].lean.constants["C"].quantified == "before-data"
+    assert reg.claims["S14"].lean is None
