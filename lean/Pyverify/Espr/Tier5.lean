@@ -1,0 +1,244 @@
+import Mathlib
+import Pyverify.Espr.Defs
+import Pyverify.Espr.DefsLate
+
+/-!
+# ESPR derivation, Tier 5: stability estimates
+
+Statements of T5.1–T5.10 and of the corrections T5.7.corrected, T5.8.corrected,
+T5.9.corrected (registry `claims/espr-derivation/tier5.yaml`). Norms are those of **T0.9**
+(`opNorm`, `vnorm`, `vnorm1` of `Pyverify.Espr.Defs`); a hidden constant of **T0.12** is
+quantified before the data it bounds.
+-/
+
+open Matrix
+
+namespace Pyverify.Espr
+
+noncomputable section
+
+/-! ## Algebra of the Cayley transform (used by T5.7.corrected and T6′.5.corrected) -/
+
+/-- `P_sp(S) = 2 (I + S)⁻¹ − I` whenever `I + S` is invertible. -/
+theorem cayley_eq_two_inv_sub_one {n : ℕ} (S : Matrix (Fin n) (Fin n) ℝ)
+    (h : IsUnit (1 + S).det) : cayley S = (2 : ℝ) • (1 + S)⁻¹ - 1 := by
+  unfold cayley
+  have h1 : (1 - S) = (2 : ℝ) • (1 : Matrix (Fin n) (Fin n) ℝ) - (1 + S) := by
+    rw [two_smul]
+    abel
+  rw [h1, sub_mul, Matrix.mul_nonsing_inv _ h, smul_mul_assoc, one_mul]
+
+/-- `X⁻¹ (Y − X) Y⁻¹ = X⁻¹ − Y⁻¹` for invertible `X = I + S₁`, `Y = I + S₂`. -/
+theorem inv_mul_sub_mul_inv {n : ℕ} (S1 S2 : Matrix (Fin n) (Fin n) ℝ)
+    (h1 : IsUnit (1 + S1).det) (h2 : IsUnit (1 + S2).det) :
+    (1 + S1)⁻¹ * (S2 - S1) * (1 + S2)⁻¹ = (1 + S1)⁻¹ - (1 + S2)⁻¹ := by
+  have e : S2 - S1 = (1 + S2) - (1 + S1) := by abel
+  rw [e, mul_sub, sub_mul, Matrix.nonsing_inv_mul _ h1, one_mul, mul_assoc,
+    Matrix.mul_nonsing_inv _ h2, mul_one]
+
+/-- `P_sp(S₁) − P_sp(S₂) = 2 (I + S₁)⁻¹ (S₂ − S₁) (I + S₂)⁻¹` for invertible `I + S₁`, `I + S₂`. -/
+theorem cayley_sub_cayley {n : ℕ} (S1 S2 : Matrix (Fin n) (Fin n) ℝ)
+    (h1 : IsUnit (1 + S1).det) (h2 : IsUnit (1 + S2).det) :
+    cayley S1 - cayley S2 = (2 : ℝ) • ((1 + S1)⁻¹ * (S2 - S1) * (1 + S2)⁻¹) := by
+  rw [cayley_eq_two_inv_sub_one S1 h1, cayley_eq_two_inv_sub_one S2 h2,
+    inv_mul_sub_mul_inv S1 S2 h1 h2, smul_sub]
+  abel
+
+/-! ## T5.1 -/
+
+/-- **T5.1** (espr-derivation, Tier 5): with `ε_ab = |[L_a, L_b]|` and `ε = max_{a,b} ε_ab`,
+`|[A(r), A(s)]| ≤ Σ_{a,b} |r_a| |s_b| ε_ab ≤ |r|_1 |s|_1 ε`, for skew-symmetric (not necessarily
+commuting) generators, the setting of Tier 5. -/
+def CommutatorBoundStatement : Prop :=
+  ∀ (n dc : ℕ) (L : Fin dc → Matrix (Fin n) (Fin n) ℝ), (∀ k, IsSkew (L k)) →
+    ∀ r s : Fin dc → ℝ,
+      opNorm (bracket (genSum L r) (genSum L s)) ≤ ∑ a, ∑ b, |r a| * |s b| * epsAB L a b ∧
+      ∑ a, ∑ b, |r a| * |s b| * epsAB L a b ≤ vnorm1 r * vnorm1 s * epsComm L
+
+/-- **T5.1** (espr-derivation): the commutator bound. -/
+theorem commutator_bound : CommutatorBoundStatement := by
+  sorry
+
+/-! ## T5.2 -/
+
+/-- **T5.2** (espr-derivation, Tier 5), as printed:
+`|log(exp(A(r)) exp(A(s))) − (A(r) + A(s))| ≤ ½ |[A(r), A(s)]| + C |[A(r), A(s)]|²` with a constant
+`C` (T0.12, quantified before the data) and no smallness hypothesis. `log` is the local logarithm
+of **T0.11** (`mlogLocal`, the Mercator series). Refuted in the registry (no uniform `C`, even
+locally). -/
+def BchErrorStatement : Prop :=
+  ∃ C : ℝ, ∀ (n dc : ℕ) (L : Fin dc → Matrix (Fin n) (Fin n) ℝ), (∀ k, IsSkew (L k)) →
+    ∀ r s : Fin dc → ℝ,
+      opNorm (mlogLocal (rstr L r * rstr L s) - (genSum L r + genSum L s))
+        ≤ (1 / 2) * opNorm (bracket (genSum L r) (genSum L s))
+          + C * opNorm (bracket (genSum L r) (genSum L s)) ^ 2
+
+/-! ## T5.3 -/
+
+/-- **T5.3** (espr-derivation, Tier 5): `|R_STR(r)ᵀ R_STR(s) − R_STR(s − r)| ≤ C ε |r|_1 |s|_1 + O(ε²)`
+(displacement `s − r`), read with constants `C`, `C₂` (T0.12) fixed before the data:
+`≤ C ε |r|_1 |s|_1 + C₂ ε²`, for skew-symmetric generators. -/
+def RstrRelApproxStatement : Prop :=
+  ∃ C C2 : ℝ, ∀ (n dc : ℕ) (L : Fin dc → Matrix (Fin n) (Fin n) ℝ), (∀ k, IsSkew (L k)) →
+    ∀ r s : Fin dc → ℝ,
+      opNorm ((rstr L r)ᵀ * rstr L s - rstr L (disp r s))
+        ≤ C * epsComm L * vnorm1 r * vnorm1 s + C2 * epsComm L ^ 2
+
+/-- **T5.3** (espr-derivation): holds with `C = 1/2`, `C₂ = 0` (T5.3.half). -/
+theorem rstr_rel_approx : RstrRelApproxStatement := by
+  sorry
+
+/-! ## T5.4 – T5.7 -/
+
+/-- **T5.4** (espr-derivation, Tier 5), a hypothesis: `S = S₋ + E`, `S₋ᵀ = −S₋`, `|E| ≤ η`,
+`0 ≤ η < 1` (the perturbed Cayley parameter). -/
+def PerturbedCayleyParam {n : ℕ} (S Sm E : Matrix (Fin n) (Fin n) ℝ) (η : ℝ) : Prop :=
+  S = Sm + E ∧ IsSkew Sm ∧ opNorm E ≤ η ∧ 0 ≤ η ∧ η < 1
+
+/-- **T5.5** (espr-derivation, Tier 5): `S₋ᵀ = −S₋ ⇒ σ(S₋) ⊂ iℝ ⇒ |1 + iμ| ≥ 1` for `λ = iμ ∈ σ(S₋)`,
+and `σ_min(I + S₋) ≥ 1` (for `d_h ≥ 1`, where `σ_min` is defined). -/
+def SigmaMinSkewStatement : Prop :=
+  ∀ (n : ℕ), 0 < n → ∀ Sm : Matrix (Fin n) (Fin n) ℝ, IsSkew Sm →
+    (∀ z ∈ spec (Sm.map (fun x : ℝ => (x : ℂ))), z.re = 0) ∧
+    (∀ μ : ℝ, 1 ≤ ‖(1 : ℂ) + (μ : ℂ) * Complex.I‖) ∧
+    1 ≤ sigmaMin (1 + Sm)
+
+/-- **T5.5** (espr-derivation): spectrum of a skew matrix and `σ_min(I + S₋) ≥ 1`. -/
+theorem sigma_min_skew : SigmaMinSkewStatement := by
+  sorry
+
+/-- **T5.6** (espr-derivation, Tier 5): under T5.4,
+`σ_min(I + S) ≥ σ_min(I + S₋) − |E| ≥ 1 − η > 0`, hence `I + S` is invertible (`d_h ≥ 1`). -/
+def SigmaMinPerturbedStatement : Prop :=
+  ∀ (n : ℕ), 0 < n → ∀ (S Sm E : Matrix (Fin n) (Fin n) ℝ) (η : ℝ),
+    PerturbedCayleyParam S Sm E η →
+      sigmaMin (1 + Sm) - opNorm E ≤ sigmaMin (1 + S) ∧
+      1 - η ≤ sigmaMin (1 + Sm) - opNorm E ∧
+      0 < 1 - η ∧
+      IsUnit (1 + S).det
+
+/-- **T5.6** (espr-derivation): invertibility of `I + S` under T5.4. -/
+theorem sigma_min_perturbed : SigmaMinPerturbedStatement := by
+  sorry
+
+/-- **T5.7** (espr-derivation, Tier 5), as printed: with `P_sp(S) = (I − S)(I + S)⁻¹` (**T3.1**'s
+`cayley`, re-defined for a general `S`), `|P_sp(S) − P_sp(S₋)| ≤ C' η` for a finite constant `C'`
+(T0.12) fixed before the data. Refuted (`C'` must grow like `2/(1 − η)`). -/
+def CayleyLipStatement : Prop :=
+  ∃ C' : ℝ, ∀ (n : ℕ) (S Sm E : Matrix (Fin n) (Fin n) ℝ) (η : ℝ),
+    PerturbedCayleyParam S Sm E η → opNorm (cayley S - cayley Sm) ≤ C' * η
+
+/-- **T5.7.corrected** (espr-derivation): under T5.4,
+`|P_sp(S) − P_sp(S₋)| = 2 |(I + S)⁻¹ E (I + S₋)⁻¹| ≤ 2η/(1 − η)`. -/
+def CayleyLipCorrectedStatement : Prop :=
+  ∀ (n : ℕ) (S Sm E : Matrix (Fin n) (Fin n) ℝ) (η : ℝ),
+    PerturbedCayleyParam S Sm E η →
+      opNorm (cayley S - cayley Sm) = 2 * opNorm ((1 + S)⁻¹ * E * (1 + Sm)⁻¹) ∧
+      2 * opNorm ((1 + S)⁻¹ * E * (1 + Sm)⁻¹) ≤ 2 * η / (1 - η)
+
+/-- **T5.7.corrected** (espr-derivation): the Cayley Lipschitz bound with the explicit factor
+`2/(1 − η)`. The underlying matrix identity is `cayley_sub_cayley`. -/
+theorem cayley_lip_corrected : CayleyLipCorrectedStatement := by
+  sorry
+
+/-! ## T5.8 – T5.9 -/
+
+/-- **T5.8** (espr-derivation, Tier 5), as printed: with `P_sp = U [[A, B], [C, D]] Uᵀ`
+(`U ∈ O(d_h)` the basis of T2.3) and `η_mix = |B| + |C|`, `P_sp ∈ SO(d_h)` gives
+`[[A, B], [C, D]]ᵀ [[A, B], [C, D]] = I`, `|A − I_{2m}| ≤ C'' η_mix` and
+`|Π_act P_sp Π_act − Π_act| ≤ C'' η_mix`, with `C''` (T0.12) fixed before the data. Refuted
+(`η_mix = 0` with `A` a rotation of the active planes). -/
+def EtaMixStatement : Prop :=
+  ∃ C'' : ℝ, ∀ (m dnull : ℕ) (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ),
+    IsOrth U → IsSO P →
+      (postBlocks U P)ᵀ * postBlocks U P = 1 ∧
+      opNorm (blkA U P - 1) ≤ C'' * etaMixSum U P ∧
+      opNorm (piAct U * P * piAct U - piAct U) ≤ C'' * etaMixSum U P
+
+/-- The block matrix `Uᵀ P U` of an orthogonal `P` in an orthogonal basis `U` is orthogonal. -/
+theorem postBlocks_orth {m dnull : ℕ} (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
+    (hU : IsOrth U) (hP : IsOrth P) : (postBlocks U P)ᵀ * postBlocks U P = 1 := by
+  have hUU : U * Uᵀ = 1 := mul_transpose_of_isOrth hU
+  have hQ : (Uᵀ * P * U)ᵀ * (Uᵀ * P * U) = 1 := by
+    rw [Matrix.transpose_mul, Matrix.transpose_mul, Matrix.transpose_transpose]
+    calc Uᵀ * (Pᵀ * U) * (Uᵀ * P * U) = Uᵀ * (Pᵀ * ((U * Uᵀ) * P)) * U := by
+          simp only [Matrix.mul_assoc]
+      _ = 1 := by
+          rw [hUU, Matrix.one_mul]
+          unfold IsOrth at hP hU
+          rw [hP, Matrix.mul_one, hU]
+  unfold postBlocks
+  rw [Matrix.transpose_submatrix, Matrix.submatrix_mul_equiv, hQ, Matrix.submatrix_one_equiv]
+
+/-- **T5.8.corrected** (espr-derivation): `P_sp = U [[A, B], [C, D]] Uᵀ ∈ SO(d_h)` gives
+`Aᵀ A + Cᵀ C = I_{2m}`, hence `|Aᵀ A − I_{2m}| = |C|² ≤ η_mix²`. -/
+def EtaMixCorrectedStatement : Prop :=
+  ∀ (m dnull : ℕ) (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ),
+    IsOrth U → IsSO P →
+      (blkA U P)ᵀ * blkA U P + (blkC U P)ᵀ * blkC U P = 1 ∧
+      opNorm ((blkA U P)ᵀ * blkA U P - 1) = opNorm (blkC U P) ^ 2 ∧
+      opNorm (blkC U P) ^ 2 ≤ etaMixSum U P ^ 2
+
+/-- The orthogonality relation `Aᵀ A + Cᵀ C = I_{2m}` of the blocks (first part of
+T5.8.corrected, also the first relation of T6′.8). -/
+theorem blk_orth_relation {m dnull : ℕ}
+    (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (hU : IsOrth U) (hP : IsOrth P) :
+    (blkA U P)ᵀ * blkA U P + (blkC U P)ᵀ * blkC U P = 1 := by
+  have h := postBlocks_orth U P hU hP
+  rw [← Matrix.fromBlocks_toBlocks (postBlocks U P), Matrix.fromBlocks_transpose,
+    Matrix.fromBlocks_multiply, ← Matrix.fromBlocks_one, Matrix.fromBlocks_inj] at h
+  exact h.1
+
+/-- **T5.8.corrected** (espr-derivation): what orthogonality gives. -/
+theorem eta_mix_corrected : EtaMixCorrectedStatement := by
+  sorry
+
+/-- **T5.9** (espr-derivation, Tier 5), as printed:
+`|Π_act R_sp(r) Π_act − Π_act R_STR(r) Π_act| ≤ C'' η_mix` (`C''` fixed before the data), for
+generators in the joint block form of T2.3 (which defines `Π_act`) and `P_sp ∈ SO(d_h)`.
+Refuted (inherits T5.8). -/
+def PiRspPiApproxStatement : Prop :=
+  ∃ C'' : ℝ, ∀ (m dnull dc : ℕ)
+    (L : Fin dc → Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
+    (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (lam : Fin dc → Fin m → ℝ),
+    HasJointBlockForm L U lam → IsSO P → ∀ r : Fin dc → ℝ,
+      opNorm (piAct U * rsp L r P * piAct U - piAct U * rstr L r * piAct U)
+        ≤ C'' * etaMixSum U P
+
+/-- **T5.9.corrected** (espr-derivation): for generators in joint block form (commuting) and
+`P_sp ∈ SO(d_h)`,
+`|Π_act R_sp(r) Π_act − Π_act R_STR(r) Π_act| = |Π_act P_sp Π_act − Π_act| ≤ dist_F(P_sp, 𝓐)`. -/
+def PiRspPiApproxCorrectedStatement : Prop :=
+  ∀ (m dnull dc : ℕ) (L : Fin dc → Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
+    (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (lam : Fin dc → Fin m → ℝ),
+    HasJointBlockForm L U lam → IsSO P → ∀ r : Fin dc → ℝ,
+      opNorm (piAct U * rsp L r P * piAct U - piAct U * rstr L r * piAct U)
+          = opNorm (piAct U * P * piAct U - piAct U) ∧
+      opNorm (piAct U * P * piAct U - piAct U) ≤ distToPostA U P
+
+/-- **T5.9.corrected** (espr-derivation): the active-block error is the distance of the active
+block to the identity, bounded by the distance to `𝓐`. -/
+theorem pi_rsp_pi_approx_corrected : PiRspPiApproxCorrectedStatement := by
+  sorry
+
+/-! ## T5.10 -/
+
+/-- **T5.10** (espr-derivation, Tier 5), as printed:
+`Δ_ij = C(ε|r_i|_1|r_j|_1 + η_mix) |q_i^(act)| |k_j^(act)|` and
+`|α_ij − (1/√(2m)) (q_i^(act))ᵀ (Π_act R_STR(r_j − r_i) Π_act) k_j^(act)| ≤ Δ_ij`, `C` fixed before the
+data. Hypotheses (stated only in T6.2): skew generators (not necessarily commuting), `P_sp ∈
+SO(d_h)`, and `Π_act` from an orthogonal basis `U` (T2.3's form need not exist when the generators
+do not commute). Refuted (a rotation mixing the active planes is invisible to `η_mix`). -/
+def AlphaStabStatement : Prop :=
+  ∃ C : ℝ, ∀ (m dnull dc : ℕ)
+    (L : Fin dc → Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
+    (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ),
+    (∀ k, IsSkew (L k)) → IsOrth U → IsSO P →
+    ∀ (q k : Fin (2 * m + dnull) → ℝ) (ri rj : Fin dc → ℝ),
+      |alphaLogit L U P q k ri rj - alphaStar L U q k ri rj|
+        ≤ C * (epsComm L * vnorm1 ri * vnorm1 rj + etaMixSum U P)
+            * vnorm (actPart (piAct U) q) * vnorm (actPart (piAct U) k)
+
+end
+
+end Pyverify.Espr
