@@ -72,6 +72,17 @@ unspecified constant `C_⋆`. -/
 def cBCH (Cstar Lam : ℝ) {dc : ℕ} (r s : Fin dc → ℝ) : ℝ :=
   Cstar * Real.exp (2 * Lam * (vnorm1 r + vnorm1 s))
 
+/-- **T6′.0** (espr-derivation), reading for generators that need not be in joint block form:
+`Λ_op = Σ_k |L_k|`. For generators in joint block form `|L_k| = max_u |λ_{k,u}|`, so `Λ_op = Λ`
+(the registry's check of T6′.0 compares exactly these). -/
+def lambdaOp {n dc : ℕ} (L : Fin dc → Matrix (Fin n) (Fin n) ℝ) : ℝ :=
+  ∑ k, opNorm (L k)
+
+/-- **T6′.0** (espr-derivation, Tier 6′): `S = S₋ + E` with `S₋ᵀ = −S₋` and `Eᵀ = −E` (so `S` is
+skew); `ρ = |S|` and `η = |E|` are written `opNorm S`, `opNorm E`. -/
+def SkewSplitParam {n : ℕ} (S Sm E : Matrix (Fin n) (Fin n) ℝ) : Prop :=
+  S = Sm + E ∧ IsSkew Sm ∧ IsSkew E
+
 /-! ## Joint block form with a reference basis (T2.3) -/
 
 /-- **T2.3** (espr-derivation): the generators `L_k` are in joint block form in the basis `U`:
