@@ -22,27 +22,36 @@ noncomputable section
 /-- `P_sp(S) = 2 (I + S)⁻¹ − I` whenever `I + S` is invertible. -/
 theorem cayley_eq_two_inv_sub_one {n : ℕ} (S : Matrix (Fin n) (Fin n) ℝ)
     (h : IsUnit (1 + S).det) : cayley S = (2 : ℝ) • (1 + S)⁻¹ - 1 := by
-  unfold cayley
-  have h1 : (1 - S) = (2 : ℝ) • (1 : Matrix (Fin n) (Fin n) ℝ) - (1 + S) := by
-    rw [two_smul]
-    abel
-  rw [h1, sub_mul, Matrix.mul_nonsing_inv _ h, smul_mul_assoc, one_mul]
+  first
+  | (unfold cayley
+     have h1 : (1 - S) = (2 : ℝ) • (1 : Matrix (Fin n) (Fin n) ℝ) - (1 + S) := by
+       rw [two_smul]
+       abel
+     rw [h1, sub_mul, Matrix.mul_nonsing_inv _ h, smul_mul_assoc, one_mul]
+     done)
+  | sorry
 
 /-- `X⁻¹ (Y − X) Y⁻¹ = X⁻¹ − Y⁻¹` for invertible `X = I + S₁`, `Y = I + S₂`. -/
 theorem inv_mul_sub_mul_inv {n : ℕ} (S1 S2 : Matrix (Fin n) (Fin n) ℝ)
     (h1 : IsUnit (1 + S1).det) (h2 : IsUnit (1 + S2).det) :
     (1 + S1)⁻¹ * (S2 - S1) * (1 + S2)⁻¹ = (1 + S1)⁻¹ - (1 + S2)⁻¹ := by
-  have e : S2 - S1 = (1 + S2) - (1 + S1) := by abel
-  rw [e, mul_sub, sub_mul, Matrix.nonsing_inv_mul _ h1, one_mul, mul_assoc,
-    Matrix.mul_nonsing_inv _ h2, mul_one]
+  first
+  | (have e : S2 - S1 = (1 + S2) - (1 + S1) := by abel
+     rw [e, mul_sub, sub_mul, Matrix.nonsing_inv_mul _ h1, one_mul, mul_assoc,
+       Matrix.mul_nonsing_inv _ h2, mul_one]
+     done)
+  | sorry
 
 /-- `P_sp(S₁) − P_sp(S₂) = 2 (I + S₁)⁻¹ (S₂ − S₁) (I + S₂)⁻¹` for invertible `I + S₁`, `I + S₂`. -/
 theorem cayley_sub_cayley {n : ℕ} (S1 S2 : Matrix (Fin n) (Fin n) ℝ)
     (h1 : IsUnit (1 + S1).det) (h2 : IsUnit (1 + S2).det) :
     cayley S1 - cayley S2 = (2 : ℝ) • ((1 + S1)⁻¹ * (S2 - S1) * (1 + S2)⁻¹) := by
-  rw [cayley_eq_two_inv_sub_one S1 h1, cayley_eq_two_inv_sub_one S2 h2,
-    inv_mul_sub_mul_inv S1 S2 h1 h2, smul_sub]
-  abel
+  first
+  | (rw [cayley_eq_two_inv_sub_one S1 h1, cayley_eq_two_inv_sub_one S2 h2,
+       inv_mul_sub_mul_inv S1 S2 h1 h2, smul_sub]
+     abel
+     done)
+  | sorry
 
 /-! ## T5.1 -/
 
@@ -158,17 +167,20 @@ def EtaMixStatement : Prop :=
 /-- The block matrix `Uᵀ P U` of an orthogonal `P` in an orthogonal basis `U` is orthogonal. -/
 theorem postBlocks_orth {m dnull : ℕ} (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
     (hU : IsOrth U) (hP : IsOrth P) : (postBlocks U P)ᵀ * postBlocks U P = 1 := by
-  have hUU : U * Uᵀ = 1 := mul_transpose_of_isOrth hU
-  have hQ : (Uᵀ * P * U)ᵀ * (Uᵀ * P * U) = 1 := by
-    rw [Matrix.transpose_mul, Matrix.transpose_mul, Matrix.transpose_transpose]
-    calc Uᵀ * (Pᵀ * U) * (Uᵀ * P * U) = Uᵀ * (Pᵀ * ((U * Uᵀ) * P)) * U := by
-          simp only [Matrix.mul_assoc]
-      _ = 1 := by
-          rw [hUU, Matrix.one_mul]
-          unfold IsOrth at hP hU
-          rw [hP, Matrix.mul_one, hU]
-  unfold postBlocks
-  rw [Matrix.transpose_submatrix, Matrix.submatrix_mul_equiv, hQ, Matrix.submatrix_one_equiv]
+  first
+  | (have hUU : U * Uᵀ = 1 := mul_transpose_of_isOrth hU
+     have hQ : (Uᵀ * P * U)ᵀ * (Uᵀ * P * U) = 1 := by
+       rw [Matrix.transpose_mul, Matrix.transpose_mul, Matrix.transpose_transpose]
+       calc Uᵀ * (Pᵀ * U) * (Uᵀ * P * U) = Uᵀ * (Pᵀ * ((U * Uᵀ) * P)) * U := by
+             simp only [Matrix.mul_assoc]
+         _ = 1 := by
+             rw [hUU, Matrix.one_mul]
+             unfold IsOrth at hP hU
+             rw [hP, Matrix.mul_one, hU]
+     unfold postBlocks
+     rw [Matrix.transpose_submatrix, Matrix.submatrix_mul_equiv, hQ, Matrix.submatrix_one_equiv]
+     done)
+  | sorry
 
 /-- **T5.8.corrected** (espr-derivation): `P_sp = U [[A, B], [C, D]] Uᵀ ∈ SO(d_h)` gives
 `Aᵀ A + Cᵀ C = I_{2m}`, hence `|Aᵀ A − I_{2m}| = |C|² ≤ η_mix²`. -/
@@ -184,10 +196,13 @@ T5.8.corrected, also the first relation of T6′.8). -/
 theorem blk_orth_relation {m dnull : ℕ}
     (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (hU : IsOrth U) (hP : IsOrth P) :
     (blkA U P)ᵀ * blkA U P + (blkC U P)ᵀ * blkC U P = 1 := by
-  have h := postBlocks_orth U P hU hP
-  rw [← Matrix.fromBlocks_toBlocks (postBlocks U P), Matrix.fromBlocks_transpose,
-    Matrix.fromBlocks_multiply, ← Matrix.fromBlocks_one, Matrix.fromBlocks_inj] at h
-  exact h.1
+  first
+  | (have h := postBlocks_orth U P hU hP
+     rw [← Matrix.fromBlocks_toBlocks (postBlocks U P), Matrix.fromBlocks_transpose,
+       Matrix.fromBlocks_multiply, ← Matrix.fromBlocks_one, Matrix.fromBlocks_inj] at h
+     exact h.1
+     done)
+  | sorry
 
 /-- **T5.8.corrected** (espr-derivation): what orthogonality gives. -/
 theorem eta_mix_corrected : EtaMixCorrectedStatement := by

@@ -41,12 +41,15 @@ def RfSetupStatement : Prop :=
 
 /-- **T7.1** (espr-derivation): positivity of the feature and closed form of `Z`. -/
 theorem rf_setup : RfSetupStatement := by
-  intro n w x y
-  refine ⟨Real.exp_pos _, ?_⟩
-  unfold rfZ rfPhi
-  rw [← Real.exp_add, dotProduct_add]
-  congr 1
-  ring
+  first
+  | (intro n w x y
+     refine ⟨Real.exp_pos _, ?_⟩
+     unfold rfZ rfPhi
+     rw [← Real.exp_add, dotProduct_add]
+     congr 1
+     ring
+     done)
+  | sorry
 
 /-- **T7.2** (espr-derivation, Tier 7): with `α_ij = (1/√d_act) q̃_iᵀ k̃_j`, `q̂_i = d_act^{-1/4} q̃_i`,
 `k̂_j = d_act^{-1/4} k̃_j`, one has `q̂_iᵀ k̂_j = α_ij`: the logit is exactly a Euclidean dot product.
@@ -60,17 +63,23 @@ def HatLogitDotStatement : Prop :=
 /-- The scalar identity `d^{-1/4} d^{-1/4} = 1/√d` behind T7.2. -/
 theorem rpow_quarter_mul_self {d : ℝ} (hd : 0 < d) :
     d ^ (-(1 / 4 : ℝ)) * d ^ (-(1 / 4 : ℝ)) = 1 / Real.sqrt d := by
-  rw [← Real.rpow_add hd, Real.sqrt_eq_rpow, one_div (d ^ (1 / 2 : ℝ)),
-    ← Real.rpow_neg hd.le]
-  congr 1
-  norm_num
+  first
+  | (rw [← Real.rpow_add hd, Real.sqrt_eq_rpow, one_div (d ^ (1 / 2 : ℝ)),
+       ← Real.rpow_neg hd.le]
+     congr 1
+     norm_num
+     done)
+  | sorry
 
 /-- **T7.2** (espr-derivation): `q̂_iᵀ k̂_j = α_ij`. -/
 theorem hat_logit_dot : HatLogitDotStatement := by
-  intro dact hd qt kt
-  have hd' : (0 : ℝ) < (dact : ℝ) := by exact_mod_cast hd
-  rw [smul_dotProduct, dotProduct_smul, smul_eq_mul, smul_eq_mul, ← mul_assoc,
-    rpow_quarter_mul_self hd']
+  first
+  | (intro dact hd qt kt
+     have hd' : (0 : ℝ) < (dact : ℝ) := by exact_mod_cast hd
+     rw [smul_dotProduct, dotProduct_smul, smul_eq_mul, smul_eq_mul, ← mul_assoc,
+       rpow_quarter_mul_self hd']
+     done)
+  | sorry
 
 /-- **T7.3** (espr-derivation, Tier 7): `𝔼[Z(x, y; w)] = exp(xᵀy)` (unbiasedness), and hence
 `SM̂_{n_rf}(x, y)` is an unbiased positive estimator of `exp(xᵀy)`; with `x = q̂_i`, `y = k̂_j` (T7.2)
@@ -103,17 +112,23 @@ def RfSecondMomentStatement : Prop :=
 theorem rf_second_moment_exponent {n : ℕ} (x y : Fin n → ℝ) :
     2 * vecSqNorm (x + y) - (vecSqNorm x + vecSqNorm y)
       = vecSqNorm x + vecSqNorm y + 4 * (x ⬝ᵥ y) := by
-  unfold vecSqNorm
-  rw [add_dotProduct, dotProduct_add, dotProduct_add, dotProduct_comm y x]
-  ring
+  first
+  | (unfold vecSqNorm
+     rw [add_dotProduct, dotProduct_add, dotProduct_add, dotProduct_comm y x]
+     ring
+     done)
+  | sorry
 
 /-- The factorisation step of T7.4:
 `exp(s + 4c) − exp(2c) = exp(2c) [exp(s + 2c) − 1]`. -/
 theorem rf_variance_factor (s c : ℝ) :
     Real.exp (s + 4 * c) - Real.exp (2 * c) = Real.exp (2 * c) * (Real.exp (s + 2 * c) - 1) := by
-  rw [mul_sub, mul_one, ← Real.exp_add]
-  congr 2
-  ring
+  first
+  | (rw [mul_sub, mul_one, ← Real.exp_add]
+     congr 2
+     ring
+     done)
+  | sorry
 
 /-- **T7.4** (espr-derivation): second moment and variance of `Z` in closed form. -/
 theorem rf_second_moment : RfSecondMomentStatement := by
@@ -145,12 +160,15 @@ def RfEstimatorVarianceStatement : Prop :=
 theorem rf_hat_sq_norm (dact : ℕ) (hd : 0 < dact) (qt kt : Fin dact → ℝ) :
     vecSqNorm (((dact : ℝ) ^ (-(1 / 4 : ℝ))) • qt) + vecSqNorm (((dact : ℝ) ^ (-(1 / 4 : ℝ))) • kt)
       = (1 / Real.sqrt (dact : ℝ)) * (vecSqNorm qt + vecSqNorm kt) := by
-  have hd' : (0 : ℝ) < (dact : ℝ) := by exact_mod_cast hd
-  unfold vecSqNorm
-  rw [smul_dotProduct, dotProduct_smul, smul_eq_mul, smul_eq_mul, ← mul_assoc,
-    smul_dotProduct, dotProduct_smul, smul_eq_mul, smul_eq_mul, ← mul_assoc,
-    rpow_quarter_mul_self hd']
-  ring
+  first
+  | (have hd' : (0 : ℝ) < (dact : ℝ) := by exact_mod_cast hd
+     unfold vecSqNorm
+     rw [smul_dotProduct, dotProduct_smul, smul_eq_mul, smul_eq_mul, ← mul_assoc,
+       smul_dotProduct, dotProduct_smul, smul_eq_mul, smul_eq_mul, ← mul_assoc,
+       rpow_quarter_mul_self hd']
+     ring
+     done)
+  | sorry
 
 /-- **T7.5** (espr-derivation): variance of the estimator and its geometric control. -/
 theorem rf_estimator_variance : RfEstimatorVarianceStatement := by

@@ -322,6 +322,17 @@ def InfimumGapStatement : Prop :=
     (⨅ f : HE, (Rtr f + Llip * Cz * IR f)) ≤ (⨅ f : HS, (Rtr f + Llip * Cz * IR f)) - Llip * Cz * cT ∧
     (⨅ f : HS, (Rtr f + Llip * Cz * IR f)) - Llip * Cz * cT ≤ (⨅ f : HS, RT f) - Llip * Cz * cT
 
+/-- **T8′.17** (espr-derivation, Tier 8′, optimisation: Polyak–Łojasiewicz), the hypothesis part:
+`∃ μ > 0, L_g > 0` such that for both classes the training objectives `L_𝓗` (functions of the
+parameters, here on a real Hilbert space `E`; the regulariser of `L_𝓗` is cut in the seed) satisfy
+PL as printed, `½‖∇L_𝓗(f)‖² ≥ μ L_𝓗(f)`, and `∇L_𝓗` is `L_g`-Lipschitz. The cut conclusion ("GD finds
+a global minimiser f̂_{λ,𝓗} ∈ […]") is not formalised. -/
+def PolyakLojasiewiczHyp {E : Type*} [NormedAddCommGroup E] [InnerProductSpace ℝ E]
+    [CompleteSpace E] (LString LEspr : E → ℝ) : Prop :=
+  ∃ (μPL : ℝ) (Lg : NNReal), 0 < μPL ∧ 0 < Lg ∧
+    ∀ Lobj ∈ ({LString, LEspr} : Set (E → ℝ)),
+      (∀ θ, μPL * Lobj θ ≤ (1 / 2) * ‖gradient Lobj θ‖ ^ 2) ∧ LipschitzWith Lg (gradient Lobj)
+
 /-- **T8′.19** (espr-derivation, Tier 8′, uniform generalization), a predicate of the complexity
 term `C_n(𝓗, δ)` (whose definition, T8′.18, is cut): for training samples of size `n` drawn i.i.d.
 from `𝓓`, `Pr[∀ f ∈ 𝓗 : R_train(f) ≤ R̂_train(f) + C_n(𝓗, δ)] ≥ 1 − δ`, with `R̂_train` the empirical
