@@ -120,9 +120,61 @@ def HStringSubsetStatement : Prop :=
   ∀ (m dnull dc : ℕ) (U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (ε : ℝ),
     IsOrth U → 0 ≤ ε → (hString (dc := dc) U) ⊆ hEspr ε
 
+section L2Norm
+
+attribute [local instance] Matrix.instL2OpNormedAddCommGroup
+
+/-- `|0| = 0` for the operator norm of T0.9. -/
+theorem opNorm_zero_matrix {m n : ℕ} : opNorm (0 : Matrix (Fin m) (Fin n) ℝ) = 0 := by
+  first
+  | (unfold opNorm
+     exact norm_zero)
+  | sorry
+
+end L2Norm
+
+/-- Every element `U diag(I_{2m}, R_null) Uᵀ` of `𝓐` (T3.4) is in `SO(d_h)` when `U ∈ O(d_h)`. -/
+theorem postA_elem_isSO {m dnull : ℕ} {U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ}
+    (hU : IsOrth U) {Rn : Matrix (Fin dnull) (Fin dnull) ℝ} (hRn : IsSO Rn) :
+    IsSO (U * dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn * Uᵀ) := by
+  first
+  | (have hUU : U * Uᵀ = 1 := mul_transpose_of_isOrth hU
+     have hU1 : Uᵀ * U = 1 := hU
+     have hdet : U.det * U.det = 1 := det_sq_of_isOrth hU
+     obtain ⟨hRo, hRd⟩ := hRn
+     have hRo1 : Rnᵀ * Rn = 1 := hRo
+     show IsOrth _ ∧ _
+     refine ⟨?_, ?_⟩
+     · show (U * dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn * Uᵀ)ᵀ
+           * (U * dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn * Uᵀ) = 1
+       rw [Matrix.transpose_mul, Matrix.transpose_mul, Matrix.transpose_transpose,
+         dsum_transpose, Matrix.transpose_one]
+       simp only [Matrix.mul_assoc]
+       rw [← Matrix.mul_assoc Uᵀ U, hU1, Matrix.one_mul, ← Matrix.mul_assoc _ (dsum _ Rn),
+         dsum_mul, Matrix.one_mul, hRo1, dsum_one, Matrix.one_mul, hUU]
+     · have hD : (dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn).det = 1 := by
+         unfold dsum
+         rw [Matrix.det_submatrix_equiv_self, Matrix.det_fromBlocks_zero₂₁, Matrix.det_one,
+           one_mul]
+         exact hRd
+       rw [Matrix.det_mul, Matrix.det_mul, Matrix.det_transpose, hD, mul_one]
+       exact hdet
+     done)
+  | sorry
+
 /-- **T8′.6** (espr-derivation): the inclusion of the hypothesis classes. -/
 theorem hString_subset : HStringSubsetStatement := by
-  sorry
+  first
+  | (intro m dnull dc U ε hU hε f hf
+     obtain ⟨⟨Rn, hRn, hP⟩, hcomm⟩ := hf
+     show IsSO f.2 ∧ ∀ a b, opNorm (bracket (f.1 a) (f.1 b)) ≤ ε
+     refine ⟨?_, fun a b => ?_⟩
+     · rw [hP]
+       exact postA_elem_isSO hU hRn
+     · rw [hcomm a b, opNorm_zero_matrix]
+       exact hε
+     done)
+  | sorry
 
 /-- **T8′.7** (espr-derivation, Tier 8′), the concrete part of the definition of `IR_spec`: with
 `U = I` (the basis of T2.3), `Π_null = I − Π_act`, `R_STR(r)` is the identity on the null block, and
