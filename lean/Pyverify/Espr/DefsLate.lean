@@ -160,15 +160,15 @@ def rspConj {n dc : ℕ} (L : Fin dc → Matrix (Fin n) (Fin n) ℝ) (P : Matrix
 /-- **T8′.7** (espr-derivation, Tier 8′): the integrand
 `|Π_act R_sp(r)ᵀ R_sp(r + Δ) Π_act − Π_act R_STR(Δ) Π_act|_2` of `IR_spec`. -/
 def irIntegrand {n dc : ℕ} (L : Fin dc → Matrix (Fin n) (Fin n) ℝ)
-    (Pa P : Matrix (Fin n) (Fin n) ℝ) (r Δ : Fin dc → ℝ) : ℝ :=
-  opNorm2 (Pa * ((rspConj L P r)ᵀ * rspConj L P (r + Δ)) * Pa - Pa * rstr L Δ * Pa)
+    (Pa P : Matrix (Fin n) (Fin n) ℝ) (r dl : Fin dc → ℝ) : ℝ :=
+  opNorm2 (Pa * ((rspConj L P r)ᵀ * rspConj L P (r + dl)) * Pa - Pa * rstr L dl * Pa)
 
 /-- **T8′.7** (espr-derivation, Tier 8′):
 `IR_spec(f) = 𝔼_{Δ∼ν}[ sup_{|r|_1 ≤ R} |Π_act R_sp(r)ᵀ R_sp(r + Δ) Π_act − Π_act R_STR(Δ) Π_act|_2 ]`
 for the model `f = (L, P_sp)`. -/
 def irSpec {n dc : ℕ} (L : Fin dc → Matrix (Fin n) (Fin n) ℝ) (Pa P : Matrix (Fin n) (Fin n) ℝ)
     (ν : Measure (Fin dc → ℝ)) (R : ℝ) : ℝ :=
-  ∫ Δ, (⨆ r : {r : Fin dc → ℝ // vnorm1 r ≤ R}, irIntegrand L Pa P r.1 Δ) ∂ν
+  ∫ dl, (⨆ r : {r : Fin dc → ℝ // vnorm1 r ≤ R}, irIntegrand L Pa P r.1 dl) ∂ν
 
 /-- **T8′.6** (espr-derivation, Tier 8′): `𝓗_STRING = {f : P_sp ∈ 𝓐, [L_a, L_b] = 0}`, models
 `f = (L, P_sp)` over the basis `U`. -/

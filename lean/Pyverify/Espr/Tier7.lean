@@ -21,7 +21,7 @@ definitions: `stdGaussian`, `rfVar`.) Read: the law is the product of `n` standa
 and the statement asserts its density and its first two moments coordinatewise. -/
 def NormalLawMomentsStatement : Prop :=
   ∀ n : ℕ,
-    stdGaussian n = volume.withDensity (fun w : Fin n → ℝ =>
+    stdGaussian n = (volume : Measure (Fin n → ℝ)).withDensity (fun w : Fin n → ℝ =>
       ENNReal.ofReal ((2 * Real.pi) ^ (-(n : ℝ) / 2) * Real.exp (-(1 / 2) * vecSqNorm w))) ∧
     (∀ i : Fin n, ∫ w, w i ∂(stdGaussian n) = 0) ∧
     (∀ i j : Fin n, ∫ w, w i * w j ∂(stdGaussian n) = if i = j then 1 else 0)

@@ -38,7 +38,7 @@ theorem norm_defs : NormDefsStatement := by
 /-- The support `supp(ν) = {Δ | every neighbourhood of Δ has positive ν-measure}` of a law on
 `ℝ^{d_c}` (used by T8′.1bis, T8′.22). -/
 def lawSupport {dc : ℕ} (ν : Measure (Fin dc → ℝ)) : Set (Fin dc → ℝ) :=
-  {Δ | ∀ s ∈ nhds Δ, 0 < ν s}
+  {dl | ∀ s ∈ nhds dl, 0 < ν s}
 
 /-- **T8′.1** (espr-derivation, Tier 8′): the action `(Φ · x)(u) = x(Φ⁻¹ u)` of a bijection `Φ` of the
 domain `Ω` on a signal `x : Ω → V`. -/
@@ -80,8 +80,8 @@ def FeatureHyp {X : Type*} [MeasurableSpace X] {dh : ℕ} (zf : X → Fin dh →
 
 /-- **T8′.5** (espr-derivation, Tier 8′), a hypothesis: `ν` a probability law on `ℝ^{d_c}`,
 `Δ ∼ ν`, `|Δ|_1 ≤ R_Δ` almost surely. -/
-def ShiftLawHyp {dc : ℕ} (ν : Measure (Fin dc → ℝ)) (RΔ : ℝ) : Prop :=
-  IsProbabilityMeasure ν ∧ ∀ᵐ Δ ∂ν, vnorm1 Δ ≤ RΔ
+def ShiftLawHyp {dc : ℕ} (ν : Measure (Fin dc → ℝ)) (RDel : ℝ) : Prop :=
+  IsProbabilityMeasure ν ∧ ∀ᵐ dl ∂ν, vnorm1 dl ≤ RDel
 
 /-- **T8′.5bis** (espr-derivation, Tier 8′), a hypothesis: positions range over the `l1` ball
 `{r : |r|_1 ≤ R}` of a fixed radius `R > 0`. -/
@@ -183,15 +183,15 @@ the printed `R_sp(r) = P_spᵀ R_STR(r) P_sp` and T3.5's `R_STR(r) P_sp` give th
 def IrSpecDefStatement : Prop :=
   ∀ (m dnull dc : ℕ) (L : Fin dc → Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
     (lam : Fin dc → Fin m → ℝ) (P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ),
-    HasJointBlockForm L 1 lam → IsSO P → ∀ r Δ : Fin dc → ℝ,
+    HasJointBlockForm L 1 lam → IsSO P → ∀ r dl : Fin dc → ℝ,
       piNull (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
           = 1 - piAct (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) ∧
       piNull (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) * rstr L r
           * piNull (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
         = piNull (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) ∧
-      irIntegrand L (piAct 1) P r Δ
-        = opNorm2 (piAct 1 * ((rsp L r P)ᵀ * rsp L (r + Δ) P) * piAct 1
-            - piAct 1 * rstr L Δ * piAct 1)
+      irIntegrand L (piAct 1) P r dl
+        = opNorm2 (piAct 1 * ((rsp L r P)ᵀ * rsp L (r + dl) P) * piAct 1
+            - piAct 1 * rstr L dl * piAct 1)
 
 /-- The two conventions for `R_sp` agree in the relative product:
 `(Pᵀ R(r) P)ᵀ (Pᵀ R(s) P) = (R(r) P)ᵀ (R(s) P)` when `P Pᵀ = I`. -/
@@ -214,8 +214,8 @@ theorem irSpec_def : IrSpecDefStatement := by
 /-- **T8′.8** (espr-derivation, Tier 8′): `C_comm = ½ ε_comm (R + R_Δ)² + C_BCH(2R + R_Δ) ε_comm²
 (R + R_Δ)⁴`, with `C_BCH` of T6′.1 evaluated at `|r|_1 + |s|_1 = 2R + R_Δ`, i.e.
 `C_⋆ exp(2Λ(2R + R_Δ))`. -/
-def cCommConst (Cstar Lam epsC R RΔ : ℝ) : ℝ :=
-  (1 / 2) * epsC * (R + RΔ) ^ 2 + Cstar * Real.exp (2 * Lam * (2 * R + RΔ)) * epsC ^ 2 * (R + RΔ) ^ 4
+def cCommConst (Cstar Lam epsC R RDel : ℝ) : ℝ :=
+  (1 / 2) * epsC * (R + RDel) ^ 2 + Cstar * Real.exp (2 * Lam * (2 * R + RDel)) * epsC ^ 2 * (R + RDel) ^ 4
 
 /-- **T8′.8** (espr-derivation, Tier 8′): `C_mix = 2η²/(1 − ρ)³` (ESPR/Cayley/pure mix, `ρ = |S|_2 < 1`
 for `P_sp = cayley(S)`). -/
@@ -234,17 +234,17 @@ joint block form, `P_sp ∈ SO(d_h)`: integrand `≤ 4 dist_F(P_sp, 𝓐)` (mode
 `≤ 8η²/(1 − ρ)` when `P_sp = cayley(S)` in the pure-mix model with `ρ < 1`. -/
 def IrConstantsCorrectedStatement : Prop :=
   (∀ (n dc : ℕ) (L : Fin dc → Matrix (Fin n) (Fin n) ℝ) (Pa : Matrix (Fin n) (Fin n) ℝ),
-    (∀ k, IsSkew (L k)) → Paᵀ = Pa → Pa * Pa = Pa → ∀ (r Δ : Fin dc → ℝ) (R RΔ : ℝ),
-      vnorm1 r ≤ R → vnorm1 Δ ≤ RΔ →
-      opNorm (Pa * ((rstr L r)ᵀ * rstr L (r + Δ) - rstr L Δ) * Pa)
-        ≤ (1 / 2) * epsComm L * R * RΔ) ∧
+    (∀ k, IsSkew (L k)) → Paᵀ = Pa → Pa * Pa = Pa → ∀ (r dl : Fin dc → ℝ) (R RDel : ℝ),
+      vnorm1 r ≤ R → vnorm1 dl ≤ RDel →
+      opNorm (Pa * ((rstr L r)ᵀ * rstr L (r + dl) - rstr L dl) * Pa)
+        ≤ (1 / 2) * epsComm L * R * RDel) ∧
   (∀ (m dnull dc : ℕ) (L : Fin dc → Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
     (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (lam : Fin dc → Fin m → ℝ),
-    HasJointBlockForm L U lam → IsSO P → ∀ r Δ : Fin dc → ℝ,
-      irIntegrand L (piAct U) P r Δ ≤ 4 * distToPostA U P ∧
+    HasJointBlockForm L U lam → IsSO P → ∀ r dl : Fin dc → ℝ,
+      irIntegrand L (piAct U) P r dl ≤ 4 * distToPostA U P ∧
       (∀ S : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ, IsSkew S →
         piAct U * S * piAct U = 0 → opNorm S < 1 → P = cayley S →
-        irIntegrand L (piAct U) P r Δ
+        irIntegrand L (piAct U) P r dl
           ≤ 8 * opNorm (piAct U * S * piNull U + piNull U * S * piAct U) ^ 2 / (1 - opNorm S)))
 
 /-- **T8′.8.corrected** (espr-derivation). -/
@@ -298,14 +298,14 @@ def IrUpperStatement : Prop :=
   ∃ Cstar : ℝ, ∀ (m dnull dc : ℕ)
     (L : Fin dc → Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
     (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
-    (ν : Measure (Fin dc → ℝ)) (R RΔ : ℝ),
-    (∀ k, IsSkew (L k)) → IsOrth U → IsSO P → ShiftLawHyp ν RΔ → 0 < R →
+    (ν : Measure (Fin dc → ℝ)) (R RDel : ℝ),
+    (∀ k, IsSkew (L k)) → IsOrth U → IsSO P → ShiftLawHyp ν RDel → 0 < R →
       irSpec L (piAct U) P ν R
-          ≤ cCommConst Cstar (lambdaOp L) (epsComm L) R RΔ + cMixModelFree (etaMixMax U P) ∧
+          ≤ cCommConst Cstar (lambdaOp L) (epsComm L) R RDel + cMixModelFree (etaMixMax U P) ∧
       (∀ S : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ, IsSkew S →
         piAct U * S * piAct U = 0 → opNorm S < 1 → P = cayley S →
         irSpec L (piAct U) P ν R
-          ≤ cCommConst Cstar (lambdaOp L) (epsComm L) R RΔ
+          ≤ cCommConst Cstar (lambdaOp L) (epsComm L) R RDel
             + cMixCayley (opNorm S) (opNorm (piAct U * S * piNull U + piNull U * S * piAct U)))
 
 /-- **T8′.13.corrected** (espr-derivation): `L_k = L_k⁰ + ε₀ E_k` (`L⁰` commuting skew in joint block
@@ -315,15 +315,15 @@ T8′.5 (`|Δ|_1 ≤ R_Δ` a.s.), `R ≥ 0`, `a = |Π_act P_sp Π_act − Π_act
 def IrUpperCorrectedStatement : Prop :=
   ∀ (m dnull dc : ℕ) (L L0 E : Fin dc → Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
     (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (lam : Fin dc → Fin m → ℝ)
-    (ε0 : ℝ) (ν : Measure (Fin dc → ℝ)) (R RΔ : ℝ),
+    (ε0 : ℝ) (ν : Measure (Fin dc → ℝ)) (R RDel : ℝ),
     (∀ k, L k = L0 k + ε0 • E k) → IsCommutingSkewFamily L0 → HasJointBlockForm L0 U lam →
     (∀ k, IsSkew (E k)) → (∀ k, opNorm (E k) ≤ 1) → 0 ≤ ε0 → IsSO P →
-    ShiftLawHyp ν RΔ → 0 ≤ R →
+    ShiftLawHyp ν RDel → 0 ≤ R →
       let a := opNorm (piAct U * P * piAct U - piAct U)
       let c := opNorm (piNull U * P * piAct U)
-      irSpec L (piAct U) P ν R ≤ (1 / 2) * epsComm L * R * RΔ + 2 * a + c ^ 2 + 2 * ε0 * RΔ * c ∧
-      (1 / 2) * epsComm L * R * RΔ + 2 * a + c ^ 2 + 2 * ε0 * RΔ * c
-        ≤ (1 / 2) * epsComm L * (R + RΔ) ^ 2 + 4 * distToPostA U P + 2 * ε0 * RΔ * etaMixMax U P
+      irSpec L (piAct U) P ν R ≤ (1 / 2) * epsComm L * R * RDel + 2 * a + c ^ 2 + 2 * ε0 * RDel * c ∧
+      (1 / 2) * epsComm L * R * RDel + 2 * a + c ^ 2 + 2 * ε0 * RDel * c
+        ≤ (1 / 2) * epsComm L * (R + RDel) ^ 2 + 4 * distToPostA U P + 2 * ε0 * RDel * etaMixMax U P
 
 /-- **T8′.13.corrected** (espr-derivation). -/
 theorem ir_upper_corrected : IrUpperCorrectedStatement := by
@@ -338,8 +338,8 @@ def NoncommLowerStatement : Prop :=
     (U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (ν : Measure (Fin dc → ℝ)) (R : ℝ),
     IsOrth U → 0 < dnull → (∃ a b, a ≠ b ∧ bracket (L a) (L b) ≠ 0) →
     (∃ κ : ℝ, 0 < κ ∧
-      κ ≤ ∫ Δ, (⨅ r : {r : Fin dc → ℝ // vnorm1 r ≤ R},
-        opNorm2 ((rstr L r.1)ᵀ * rstr L (r.1 + Δ) - rstr L Δ)) ∂ν) →
+      κ ≤ ∫ dl, (⨅ r : {r : Fin dc → ℝ // vnorm1 r ≤ R},
+        opNorm2 ((rstr L r.1)ᵀ * rstr L (r.1 + dl) - rstr L dl)) ∂ν) →
     ∃ cT : ℝ, 0 < cT ∧ ∀ f ∈ hString (dc := dc) U, cT ≤ irSpec f.1 (piAct U) f.2 ν R
 
 /-- **T8′.15** (espr-derivation, Tier 8′, reachability in ESPR): for every `δ > 0` there is
@@ -348,13 +348,13 @@ def NoncommLowerStatement : Prop :=
 `δ → 0` (`C_comm(δ)` is T8′.8's `C_comm` with `ε_comm = δ`; `Λ`, `C_⋆`, `R`, `R_Δ` fixed). -/
 def ReachabilityStatement : Prop :=
   ∀ (m dnull dc : ℕ) (U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
-    (ν : Measure (Fin dc → ℝ)) (Cstar R RΔ : ℝ),
-    IsOrth U → ShiftLawHyp ν RΔ → 0 < R →
+    (ν : Measure (Fin dc → ℝ)) (Cstar R RDel : ℝ),
+    IsOrth U → ShiftLawHyp ν RDel → 0 < R →
       (∀ δ : ℝ, 0 < δ → ∃ f ∈ hEspr (n := 2 * m + dnull) (dc := dc) δ,
         epsComm f.1 ≤ δ ∧ etaMixMax U f.2 ≤ δ ∧
         irSpec f.1 (piAct U) f.2 ν R
-          ≤ cCommConst Cstar (lambdaOp f.1) δ R RΔ + cMixModelFree (etaMixMax U f.2)) ∧
-      ∀ Lam : ℝ, Filter.Tendsto (fun δ => cCommConst Cstar Lam δ R RΔ + δ)
+          ≤ cCommConst Cstar (lambdaOp f.1) δ R RDel + cMixModelFree (etaMixMax U f.2)) ∧
+      ∀ Lam : ℝ, Filter.Tendsto (fun δ => cCommConst Cstar Lam δ R RDel + δ)
         (nhds 0) (nhds 0)
 
 /-- **T8′.15** (espr-derivation): reachability (witnessed by structured models). -/
@@ -432,8 +432,8 @@ def WorstCaseStatement : Prop :=
     (ν : Measure (Fin dc → ℝ)) (R : ℝ),
     IsProbabilityMeasure D → ReadoutLossHyp zf ψ ℓ Bψ Llip → FeatureHyp zf Bz →
       riskSup act D ψ ℓ zf - riskTrain D ψ ℓ zf
-        ≤ Llip * Bz * ⨆ Δ : {Δ : Fin dc → ℝ // Δ ∈ lawSupport ν},
-            ⨆ r : {r : Fin dc → ℝ // vnorm1 r ≤ R}, irIntegrand L Pa P r.1 Δ.1
+        ≤ Llip * Bz * ⨆ dl : {dl : Fin dc → ℝ // dl ∈ lawSupport ν},
+            ⨆ r : {r : Fin dc → ℝ // vnorm1 r ≤ R}, irIntegrand L Pa P r.1 dl.1
 
 /-! ## T8′.23 -/
 
@@ -444,7 +444,7 @@ def NoBenefitCommutingStatement : Prop :=
   ∀ (m dnull dc : ℕ) (L : Fin dc → Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
     (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (lam : Fin dc → Fin m → ℝ),
     IsCommutingSkewFamily L → HasJointBlockForm L U lam → P ∈ postA U →
-      (∀ r Δ : Fin dc → ℝ, irIntegrand L (piAct U) P r Δ = 0) ∧
+      (∀ r dl : Fin dc → ℝ, irIntegrand L (piAct U) P r dl = 0) ∧
       ∀ (ν : Measure (Fin dc → ℝ)) (R : ℝ), irSpec L (piAct U) P ν R = 0
 
 /-- **T8′.23** (espr-derivation): `IR_spec` vanishes on `𝓗_STRING`. -/
