@@ -64,9 +64,74 @@ def CommutatorBoundStatement : Prop :=
       opNorm (bracket (genSum L r) (genSum L s)) ≤ ∑ a, ∑ b, |r a| * |s b| * epsAB L a b ∧
       ∑ a, ∑ b, |r a| * |s b| * epsAB L a b ≤ vnorm1 r * vnorm1 s * epsComm L
 
+/-- Bilinear expansion `[A(r), A(s)] = Σ_{a,b} r_a s_b [L_a, L_b]`. -/
+theorem bracket_genSum_expand {n dc : ℕ} (L : Fin dc → Matrix (Fin n) (Fin n) ℝ)
+    (r s : Fin dc → ℝ) :
+    bracket (genSum L r) (genSum L s) = ∑ a, ∑ b, (r a * s b) • bracket (L a) (L b) := by
+  first
+  | (unfold bracket genSum
+     have h1 : (∑ a, r a • L a) * (∑ b, s b • L b) = ∑ a, ∑ b, (r a • L a) * (s b • L b) := by
+       rw [Finset.sum_mul]
+       refine Finset.sum_congr rfl fun a _ => ?_
+       rw [Finset.mul_sum]
+     have h2 : (∑ b, s b • L b) * (∑ a, r a • L a) = ∑ a, ∑ b, (s b • L b) * (r a • L a) := by
+       rw [Finset.mul_sum]
+       refine Finset.sum_congr rfl fun a _ => ?_
+       rw [Finset.sum_mul]
+     rw [h1, h2, ← Finset.sum_sub_distrib]
+     refine Finset.sum_congr rfl fun a _ => ?_
+     rw [← Finset.sum_sub_distrib]
+     refine Finset.sum_congr rfl fun b _ => ?_
+     rw [Matrix.smul_mul, Matrix.mul_smul, Matrix.smul_mul, Matrix.mul_smul, smul_smul, smul_smul,
+       mul_comm (s b) (r a), ← smul_sub]
+     done)
+  | sorry
+
+section L2Norm
+
+attribute [local instance] Matrix.instL2OpNormedAddCommGroup Matrix.instL2OpNormedSpace
+
 /-- **T5.1** (espr-derivation): the commutator bound. -/
 theorem commutator_bound : CommutatorBoundStatement := by
-  sorry
+  first
+  | (intro n dc L _ r s
+     have hb : ∀ a b, epsAB L a b ≤ epsComm L := by
+       intro a b
+       have hfin : ∀ a', BddAbove (Set.range fun b' => epsAB L a' b') :=
+         fun a' => (Set.finite_range _).bddAbove
+       have hfin2 : BddAbove (Set.range fun a' => ⨆ b', epsAB L a' b') :=
+         (Set.finite_range _).bddAbove
+       exact le_trans (le_ciSup (hfin a) b) (le_ciSup hfin2 a)
+     refine ⟨?_, ?_⟩
+     · rw [bracket_genSum_expand]
+       unfold epsAB opNorm
+       calc ‖∑ a, ∑ b, (r a * s b) • bracket (L a) (L b)‖
+           ≤ ∑ a, ‖∑ b, (r a * s b) • bracket (L a) (L b)‖ := norm_sum_le _ _
+         _ ≤ ∑ a, ∑ b, ‖(r a * s b) • bracket (L a) (L b)‖ :=
+             Finset.sum_le_sum fun a _ => norm_sum_le _ _
+         _ = ∑ a, ∑ b, |r a| * |s b| * ‖bracket (L a) (L b)‖ := by
+             refine Finset.sum_congr rfl fun a _ => Finset.sum_congr rfl fun b _ => ?_
+             rw [norm_smul, Real.norm_eq_abs, abs_mul]
+     · unfold vnorm1
+       rw [Finset.sum_mul, Finset.sum_mul]
+       refine Finset.sum_le_sum fun a _ => ?_
+       rw [Finset.mul_sum, Finset.sum_mul]
+       refine Finset.sum_le_sum fun b _ => ?_
+       exact mul_le_mul_of_nonneg_left (hb a b) (mul_nonneg (abs_nonneg _) (abs_nonneg _))
+     done)
+  | sorry
+
+/-- `|−(Cᵀ C)| = |C|²` for the operator norm (the C*-identity). -/
+theorem opNorm_neg_transpose_mul_self {a b : ℕ} (C : Matrix (Fin a) (Fin b) ℝ) :
+    opNorm (-(Cᵀ * C)) = opNorm C ^ 2 := by
+  first
+  | (unfold opNorm
+     rw [norm_neg, ← Matrix.conjTranspose_eq_transpose_of_trivial,
+       Matrix.l2_opNorm_conjTranspose_mul_self, sq]
+     done)
+  | sorry
+
+end L2Norm
 
 /-! ## T5.2 -/
 
@@ -206,7 +271,21 @@ theorem blk_orth_relation {m dnull : ℕ}
 
 /-- **T5.8.corrected** (espr-derivation): what orthogonality gives. -/
 theorem eta_mix_corrected : EtaMixCorrectedStatement := by
-  sorry
+  first
+  | (intro m dnull U P hU hP
+     have h1 := blk_orth_relation U P hU hP.1
+     refine ⟨h1, ?_, ?_⟩
+     · have e : (blkA U P)ᵀ * blkA U P - 1 = -((blkC U P)ᵀ * blkC U P) := by
+         rw [← h1]
+         abel
+       rw [e]
+       exact opNorm_neg_transpose_mul_self (blkC U P)
+     · unfold etaMixSum
+       have hB := opNorm_nonneg (blkB U P)
+       have hC := opNorm_nonneg (blkC U P)
+       nlinarith
+     done)
+  | sorry
 
 /-- **T5.9** (espr-derivation, Tier 5), as printed:
 `|Π_act R_sp(r) Π_act − Π_act R_STR(r) Π_act| ≤ C'' η_mix` (`C''` fixed before the data), for
