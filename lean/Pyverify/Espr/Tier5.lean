@@ -177,7 +177,50 @@ def SigmaMinSkewStatement : Prop :=
     (∀ μ : ℝ, 1 ≤ ‖(1 : ℂ) + (μ : ℂ) * Complex.I‖) ∧
     1 ≤ sigmaMin (1 + Sm)
 
-/-- **T5.5** (espr-derivation): spectrum of a skew matrix and `σ_min(I + S₋) ≥ 1`. -/
+/-- `vᵀ S v = 0` for a skew-symmetric `S`. -/
+theorem dotProduct_mulVec_skew {n : ℕ} (S : Matrix (Fin n) (Fin n) ℝ) (hS : IsSkew S)
+    (v : Fin n → ℝ) : v ⬝ᵥ (S *ᵥ v) = 0 := by
+  first
+  | (have hS' : Sᵀ = -S := hS
+     have h := mulVec_dotProduct_eq S v v
+     rw [hS', Matrix.neg_mulVec, dotProduct_neg, dotProduct_comm] at h
+     linarith)
+  | sorry
+
+/-- The third part of T5.5: `σ_min(I + S₋) ≥ 1` for skew `S₋` (`d_h ≥ 1`), since
+`|(I + S₋)v|² = |v|² + |S₋v|²`. -/
+theorem one_le_sigmaMin_one_add_skew {n : ℕ} (hn : 0 < n) (S : Matrix (Fin n) (Fin n) ℝ)
+    (hS : IsSkew S) : 1 ≤ sigmaMin (1 + S) := by
+  first
+  | (unfold sigmaMin
+     apply le_csInf
+     · refine ⟨vnorm ((1 + S) *ᵥ Pi.single (⟨0, hn⟩ : Fin n) (1 : ℝ)), ?_⟩
+       rw [Set.mem_setOf_eq]
+       refine ⟨Pi.single (⟨0, hn⟩ : Fin n) (1 : ℝ), ?_, rfl⟩
+       simp [vnorm, Pi.single_apply]
+     · rintro t ⟨v, hv, rfl⟩
+       have hv2 : ∑ u, v u ^ 2 = 1 := by
+         unfold vnorm at hv
+         rw [Real.sqrt_eq_one] at hv
+         exact hv
+       have hexp : ∑ u, ((1 + S) *ᵥ v) u ^ 2
+           = ∑ u, v u ^ 2 + 2 * (v ⬝ᵥ (S *ᵥ v)) + ∑ u, (S *ᵥ v) u ^ 2 := by
+         rw [Matrix.add_mulVec, Matrix.one_mulVec]
+         unfold dotProduct
+         rw [Finset.mul_sum, ← Finset.sum_add_distrib, ← Finset.sum_add_distrib]
+         refine Finset.sum_congr rfl fun u _ => ?_
+         rw [Pi.add_apply]
+         ring
+       have hnn : 0 ≤ ∑ u, (S *ᵥ v) u ^ 2 := Finset.sum_nonneg fun u _ => sq_nonneg _
+       unfold vnorm
+       rw [hexp, dotProduct_mulVec_skew S hS v, hv2]
+       calc (1 : ℝ) = Real.sqrt 1 := Real.sqrt_one.symm
+         _ ≤ Real.sqrt (1 + 2 * 0 + ∑ u, (S *ᵥ v) u ^ 2) := Real.sqrt_le_sqrt (by linarith)
+     done)
+  | sorry
+
+/-- **T5.5** (espr-derivation): spectrum of a skew matrix and `σ_min(I + S₋) ≥ 1`. The third part
+is `one_le_sigmaMin_one_add_skew`. -/
 theorem sigma_min_skew : SigmaMinSkewStatement := by
   sorry
 
