@@ -1,6 +1,7 @@
 import Mathlib
 import Pyverify.Espr.Defs
 import Pyverify.Espr.DefsLate
+import Pyverify.Espr.Tier4
 
 /-!
 # ESPR derivation, Tier 6: conclusions
@@ -27,9 +28,16 @@ def GoalStatement : Prop :=
       alphaLogit L U P q k ri rj = alphaStar L U q k ri rj
 
 /-- **T6.1** (espr-derivation): the ESPR logit is relative under the structural hypotheses
-(the formula of T4.5). -/
+(the formula of T4.5, helper A's `logit_relative`). -/
 theorem goal : GoalStatement := by
-  sorry
+  first
+  | (intro m dnull dc L U P lam hL hB hP q k ri rj
+     have h := logit_relative m dnull dc L U P lam ri rj q k hL hB.1 hB.2 hP
+     unfold alphaLogit alphaStar
+     rw [h]
+     ring
+     done)
+  | sorry
 
 /-- **T6.2** (espr-derivation, Tier 6, GOAL_rob), as transcribed:
 `(|[L_a, L_b]| ≤ ε ∀ a, b, P_sp ∈ SO(d_h) with mixing η_mix) ⇒ α_ij ≈_{Δ_ij} (1/√(2m)) (q_i^(act))ᵀ

@@ -1,6 +1,8 @@
 import Mathlib
 import Pyverify.Espr.Defs
 import Pyverify.Espr.DefsLate
+import Pyverify.Espr.Tier2
+import Pyverify.Espr.Tier3
 
 /-!
 # ESPR derivation, Tier 8′: tight assumptions and OOD dominance
@@ -447,9 +449,44 @@ def NoBenefitCommutingStatement : Prop :=
       (∀ r dl : Fin dc → ℝ, irIntegrand L (piAct U) P r dl = 0) ∧
       ∀ (ν : Measure (Fin dc → ℝ)) (R : ℝ), irSpec L (piAct U) P ν R = 0
 
-/-- **T8′.23** (espr-derivation): `IR_spec` vanishes on `𝓗_STRING`. -/
+/-- **T8′.23** (espr-derivation): `IR_spec` vanishes on `𝓗_STRING` (uses helper A's T2.9
+`rstr_relative'` and T3.6 `postA_piAct`). -/
 theorem no_benefit_commuting : NoBenefitCommutingStatement := by
-  sorry
+  first
+  | (intro m dnull dc L U P lam hL hB hP
+     have hU : IsOrth U := hB.1
+     have hPP := postA_piAct hU hP
+     have hPt : P * Pᵀ = 1 := by
+       obtain ⟨Rn, hRn, hPeq⟩ := hP
+       rw [hPeq]
+       exact mul_transpose_of_isOrth (postA_elem_isSO hU hRn).1
+     have hPaPt : piAct U * Pᵀ = piAct U := by
+       have h := congrArg Matrix.transpose hPP.2
+       rw [Matrix.transpose_mul, piAct_transpose] at h
+       exact h
+     have hint : ∀ r dl : Fin dc → ℝ, irIntegrand L (piAct U) P r dl = 0 := by
+       intro r dl
+       have hrel : (rstr L r)ᵀ * rstr L (r + dl) = rstr L dl := by
+         rw [rstr_relative' hL r (r + dl)]
+         unfold disp
+         congr 1
+         abel
+       have hmain : piAct U * ((rsp L r P)ᵀ * rsp L (r + dl) P) * piAct U
+           = piAct U * rstr L dl * piAct U := by
+         unfold rsp
+         rw [Matrix.transpose_mul]
+         calc piAct U * (Pᵀ * (rstr L r)ᵀ * (rstr L (r + dl) * P)) * piAct U
+             = (piAct U * Pᵀ) * ((rstr L r)ᵀ * rstr L (r + dl)) * (P * piAct U) := by
+               simp only [Matrix.mul_assoc]
+           _ = piAct U * rstr L dl * piAct U := by rw [hPaPt, hrel, hPP.2]
+       unfold irIntegrand opNorm2
+       rw [rspConj_transpose_mul L P hPt, hmain, sub_self]
+       exact opNorm_zero_matrix
+     refine ⟨hint, fun ν R => ?_⟩
+     unfold irSpec
+     simp only [hint, Real.ciSup_const_zero, MeasureTheory.integral_zero]
+     done)
+  | sorry
 
 end
 
