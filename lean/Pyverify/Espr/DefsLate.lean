@@ -46,6 +46,29 @@ T6′.2.corrected, T6′.3. -/
 def mlogLocal {n : ℕ} (X : Matrix (Fin n) (Fin n) ℝ) : Matrix (Fin n) (Fin n) ℝ :=
   ∑' k : ℕ, ((-1 : ℝ) ^ k / ((k : ℝ) + 1)) • (X - 1) ^ (k + 1)
 
+/-! ## Two facts about the operator norm of T0.9 (Mathlib's `L²` operator norm) -/
+
+section L2Norm
+
+attribute [local instance] Matrix.instL2OpNormedAddCommGroup
+
+/-- `|0| = 0` for the operator norm of T0.9. -/
+theorem opNorm_zero_matrix {m n : ℕ} : opNorm (0 : Matrix (Fin m) (Fin n) ℝ) = 0 := by
+  first
+  | (unfold opNorm
+     exact norm_zero)
+  | sorry
+
+/-- `|M| > 0` for `M ≠ 0` (the operator norm of T0.9 is a norm). -/
+theorem opNorm_pos_of_ne_zero {m n : ℕ} {M : Matrix (Fin m) (Fin n) ℝ} (h : M ≠ 0) :
+    0 < opNorm M := by
+  first
+  | (unfold opNorm
+     exact norm_pos_iff.mpr h)
+  | sorry
+
+end L2Norm
+
 /-! ## Tier 5 / Tier 6′: commutator sizes and constants -/
 
 /-- **T5.1** (espr-derivation, Tier 5): `ε_ab = |[L_a, L_b]|`. -/

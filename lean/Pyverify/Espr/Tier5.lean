@@ -290,6 +290,87 @@ theorem postBlocks_orth {m dnull : ℕ} (U P : Matrix (Fin (2 * m + dnull)) (Fin
      done)
   | sorry
 
+/-! ### The witness of the refutations of T5.8 and T6′.8
+
+`m = 1`, `d_null = 1`, `U = I`, `P_sp = diag(−I₂, 1)` (the rotation by `π` of the active plane; in
+`SO(3)`): `B = C = 0`, so `η_mix = 0`, while `A − I = −2 I₂ ≠ 0`. -/
+
+/-- The witness `P_sp = diag(−I₂, 1)`. -/
+def witnessP : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ :=
+  dsum (-1 : Matrix (Fin (2 * 1)) (Fin (2 * 1)) ℝ) (1 : Matrix (Fin 1) (Fin 1) ℝ)
+
+theorem witnessP_isSO : IsSO witnessP := by
+  first
+  | (show IsOrth witnessP ∧ witnessP.det = 1
+     refine ⟨?_, ?_⟩
+     · show witnessPᵀ * witnessP = 1
+       unfold witnessP
+       rw [dsum_transpose, dsum_mul, Matrix.transpose_neg, Matrix.transpose_one,
+         Matrix.transpose_one, neg_mul_neg, Matrix.one_mul, Matrix.one_mul, dsum_one]
+     · unfold witnessP dsum
+       rw [Matrix.det_submatrix_equiv_self, Matrix.det_fromBlocks_zero₂₁, Matrix.det_neg,
+         Matrix.det_one, Matrix.det_one]
+       norm_num
+     done)
+  | sorry
+
+theorem isOrth_one_three : IsOrth (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) := by
+  first
+  | (show (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)ᵀ * 1 = 1
+     rw [Matrix.transpose_one, Matrix.one_mul])
+  | sorry
+
+theorem postBlocks_witness :
+    postBlocks (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP
+      = Matrix.fromBlocks (-1) 0 0 1 := by
+  first
+  | (unfold postBlocks witnessP dsum
+     rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one, Matrix.submatrix_submatrix,
+       Equiv.symm_comp_self, Matrix.submatrix_id_id]
+     done)
+  | sorry
+
+theorem blkA_witness : blkA (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP = -1 := by
+  first
+  | (unfold blkA
+     rw [postBlocks_witness]
+     rfl)
+  | sorry
+
+theorem blkB_witness : blkB (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP = 0 := by
+  first
+  | (unfold blkB
+     rw [postBlocks_witness]
+     rfl)
+  | sorry
+
+theorem blkC_witness : blkC (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP = 0 := by
+  first
+  | (unfold blkC
+     rw [postBlocks_witness]
+     rfl)
+  | sorry
+
+theorem neg_one_sub_one_ne_zero : (-1 - 1 : Matrix (Fin (2 * 1)) (Fin (2 * 1)) ℝ) ≠ 0 := by
+  first
+  | (intro h0
+     have h := congrFun (congrFun h0 0) 0
+     norm_num at h)
+  | sorry
+
+/-- **T5.8** refuted: with the witness, `η_mix = |B| + |C| = 0` but `|A − I₂| = |−2 I₂| > 0`, so no
+constant `C''` works. -/
+theorem not_eta_mix : ¬ EtaMixStatement := by
+  first
+  | (rintro ⟨C, hC⟩
+     have h := (hC 1 1 1 witnessP isOrth_one_three witnessP_isSO).2.1
+     unfold etaMixSum at h
+     rw [blkA_witness, blkB_witness, blkC_witness, opNorm_zero_matrix, opNorm_zero_matrix,
+       add_zero, mul_zero] at h
+     exact absurd h (not_le.mpr (opNorm_pos_of_ne_zero neg_one_sub_one_ne_zero))
+     done)
+  | sorry
+
 /-- **T5.8.corrected** (espr-derivation): `P_sp = U [[A, B], [C, D]] Uᵀ ∈ SO(d_h)` gives
 `Aᵀ A + Cᵀ C = I_{2m}`, hence `|Aᵀ A − I_{2m}| = |C|² ≤ η_mix²`. -/
 def EtaMixCorrectedStatement : Prop :=

@@ -334,6 +334,18 @@ def MixModelFreeStatement : Prop :=
       2 * max (opNorm (blkB U P)) (opNorm (blkC U P)) = 2 * etaMixMax U P ∧
       opNorm (piAct U * P * piAct U - piAct U) ≤ 2 * etaMixMax U P
 
+/-- **T6′.8** refuted: with the witness of T5.8 (`P_sp = diag(−I₂, 1)`, `U = I`), `B = C = 0` but
+`|A − I| = |−2 I₂| > 0 = 2 max{|B|, |C|}`. -/
+theorem not_mix_model_free : ¬ MixModelFreeStatement := by
+  first
+  | (intro hstmt
+     have h := (hstmt 1 1 1 witnessP isOrth_one_three witnessP_isSO).2.2.1
+     rw [blkA_witness, blkB_witness, blkC_witness, opNorm_zero_matrix, opNorm_zero_matrix,
+       max_self, mul_zero] at h
+     exact absurd h (not_le.mpr (opNorm_pos_of_ne_zero neg_one_sub_one_ne_zero))
+     done)
+  | sorry
+
 /-- **T6′.8.corrected** (espr-derivation): `P_sp = U [[A, B], [C, D]] Uᵀ ∈ SO(d_h)` gives
 `AᵀA + CᵀC = I`, hence `σ_max(A) ≤ 1`, `1 − σ_min(A) ≤ |C|² ≤ η_mix²`, and
 `|Π_act P_sp Π_act − Π_act| = |A − I| ≤ dist_F(P_sp, 𝓐)`. -/

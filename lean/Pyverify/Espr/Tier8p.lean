@@ -122,18 +122,6 @@ def HStringSubsetStatement : Prop :=
   ∀ (m dnull dc : ℕ) (U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (ε : ℝ),
     IsOrth U → 0 ≤ ε → (hString (dc := dc) U) ⊆ hEspr ε
 
-section L2Norm
-
-attribute [local instance] Matrix.instL2OpNormedAddCommGroup
-
-/-- `|0| = 0` for the operator norm of T0.9. -/
-theorem opNorm_zero_matrix {m n : ℕ} : opNorm (0 : Matrix (Fin m) (Fin n) ℝ) = 0 := by
-  first
-  | (unfold opNorm
-     exact norm_zero)
-  | sorry
-
-end L2Norm
 
 /-- Every element `U diag(I_{2m}, R_null) Uᵀ` of `𝓐` (T3.4) is in `SO(d_h)` when `U ∈ O(d_h)`. -/
 theorem postA_elem_isSO {m dnull : ℕ} {U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ}
