@@ -56,7 +56,8 @@ attribute [local instance] Matrix.instL2OpNormedAddCommGroup
 theorem opNorm_zero_matrix {m n : ℕ} : opNorm (0 : Matrix (Fin m) (Fin n) ℝ) = 0 := by
   first
   | (unfold opNorm
-     exact norm_zero)
+     exact norm_zero
+     done)
   | sorry
 
 /-- `|M| > 0` for `M ≠ 0` (the operator norm of T0.9 is a norm). -/
@@ -64,7 +65,8 @@ theorem opNorm_pos_of_ne_zero {m n : ℕ} {M : Matrix (Fin m) (Fin n) ℝ} (h : 
     0 < opNorm M := by
   first
   | (unfold opNorm
-     exact norm_pos_iff.mpr h)
+     exact norm_pos_iff.mpr h
+     done)
   | sorry
 
 end L2Norm

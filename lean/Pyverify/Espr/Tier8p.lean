@@ -64,7 +64,8 @@ theorem label_invariance {X Y Θ : Type*} [MeasurableSpace X] [MeasurableSpace Y
     (act : Θ → X → X) (D : Measure (X × Y)) : LabelInvariance act D := by
   first
   | (intro θ
-     exact ae_of_all D (fun _ => rfl))
+     exact ae_of_all D (fun _ => rfl)
+     done)
   | sorry
 
 /-- **T8′.3** (espr-derivation, Tier 8′), a hypothesis: `ψ : ℝ^{d_h} → ℝ^C`, `ℓ : ℝ^C × 𝓨 → ℝ₊`,
@@ -147,6 +148,7 @@ theorem postA_elem_isSO {m dnull : ℕ} {U : Matrix (Fin (2 * m + dnull)) (Fin (
          rw [Matrix.det_submatrix_equiv_self, Matrix.det_fromBlocks_zero₂₁, Matrix.det_one,
            one_mul]
          exact hRd
+         done
        rw [Matrix.det_mul, Matrix.det_mul, Matrix.det_transpose, hD, mul_one]
        exact hdet
      done)
@@ -192,6 +194,7 @@ theorem rspConj_transpose_mul {n dc : ℕ} (L : Fin dc → Matrix (Fin n) (Fin n
   | (have key : ∀ X : Matrix (Fin n) (Fin n) ℝ, P * (Pᵀ * X) = X := by
        intro X
        rw [← Matrix.mul_assoc, hP, Matrix.one_mul]
+       done
      unfold rspConj rsp
      simp only [Matrix.transpose_mul, Matrix.transpose_transpose, Matrix.mul_assoc, key]
      done)
@@ -448,10 +451,12 @@ theorem no_benefit_commuting : NoBenefitCommutingStatement := by
        obtain ⟨Rn, hRn, hPeq⟩ := hP
        rw [hPeq]
        exact mul_transpose_of_isOrth (postA_elem_isSO hU hRn).1
+       done
      have hPaPt : piAct U * Pᵀ = piAct U := by
        have h := congrArg Matrix.transpose hPP.2
        rw [Matrix.transpose_mul, piAct_transpose] at h
        exact h
+       done
      have hint : ∀ r dl : Fin dc → ℝ, irIntegrand L (piAct U) P r dl = 0 := by
        intro r dl
        have hrel : (rstr L r)ᵀ * rstr L (r + dl) = rstr L dl := by
@@ -459,6 +464,7 @@ theorem no_benefit_commuting : NoBenefitCommutingStatement := by
          unfold disp
          congr 1
          abel
+         done
        have hmain : piAct U * ((rsp L r P)ᵀ * rsp L (r + dl) P) * piAct U
            = piAct U * rstr L dl * piAct U := by
          unfold rsp
@@ -466,10 +472,13 @@ theorem no_benefit_commuting : NoBenefitCommutingStatement := by
          calc piAct U * (Pᵀ * (rstr L r)ᵀ * (rstr L (r + dl) * P)) * piAct U
              = (piAct U * Pᵀ) * ((rstr L r)ᵀ * rstr L (r + dl)) * (P * piAct U) := by
                simp only [Matrix.mul_assoc]
-           _ = piAct U * rstr L dl * piAct U := by rw [hPaPt, hrel, hPP.2]
+               done
+           _ = piAct U * rstr L dl * piAct U := by (rw [hPaPt, hrel, hPP.2]; done)
+         done
        unfold irIntegrand opNorm2
        rw [rspConj_transpose_mul L P hPt, hmain, sub_self]
        exact opNorm_zero_matrix
+       done
      refine ⟨hint, fun ν R => ?_⟩
      unfold irSpec
      simp only [hint, Real.ciSup_const_zero, MeasureTheory.integral_zero]
