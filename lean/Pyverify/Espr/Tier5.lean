@@ -440,6 +440,96 @@ def PiRspPiApproxStatement : Prop :=
       opNorm (piAct U * rsp L r P * piAct U - piAct U * rstr L r * piAct U)
         ≤ C'' * etaMixSum U P
 
+/-! ### The witness of the refutations of T5.9 and T6′.9
+
+The same `P_sp = diag(−I₂, 1)`, `U = I`, and the empty generator family (`d_c = 0`, trivially in
+joint block form), so `R_STR = I` and `R_sp = P_sp`. -/
+
+theorem piAct_one_eq {m dnull : ℕ} :
+    piAct (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
+      = dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) (0 : Matrix (Fin dnull) (Fin dnull) ℝ) := by
+  first
+  | (unfold piAct
+     rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one]
+     done)
+  | sorry
+
+theorem piNull_one_eq {m dnull : ℕ} :
+    piNull (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
+      = dsum (0 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) (1 : Matrix (Fin dnull) (Fin dnull) ℝ) := by
+  first
+  | (unfold piNull
+     rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one]
+     done)
+  | sorry
+
+/-- The empty generator family (`d_c = 0`) is in joint block form in the basis `U = I`. -/
+theorem emptyFamily_blockForm :
+    HasJointBlockForm (m := 1) (dnull := 1) (fun k : Fin 0 => k.elim0) 1
+      (fun k : Fin 0 => k.elim0) := by
+  first
+  | (unfold HasJointBlockForm
+     exact ⟨isOrth_one_three, fun k => k.elim0⟩)
+  | sorry
+
+/-- `R_STR(r) = I` for the empty generator family. -/
+theorem rstr_emptyFamily (r : Fin 0 → ℝ) :
+    rstr (fun k : Fin 0 => (k.elim0 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)) r = 1 := by
+  first
+  | (unfold rstr
+     have h0 : genSum (fun k : Fin 0 => (k.elim0 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)) r
+         = 0 := by
+       unfold genSum
+       simp
+       done
+     rw [h0, mexp_zero]
+     done)
+  | sorry
+
+/-- The `(0, 0)` active entry of `diag(−I₂, 1) − X`, for `X = diag(I₂, 0)` and `diag(I₂, 0)ᵀ…`:
+`diag(−I₂, 1) − diag(I₂, 0) − diag(0, 1) ≠ 0`. -/
+theorem witnessP_sub_projectors_ne_zero :
+    witnessP - piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)
+      - piNull (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) ≠ 0 := by
+  first
+  | (intro h0
+     have h1 := congrFun (congrFun h0 (Fin.castAdd 1 (0 : Fin (2 * 1))))
+       (Fin.castAdd 1 (0 : Fin (2 * 1)))
+     rw [piAct_one_eq, piNull_one_eq] at h1
+     norm_num [witnessP, dsum, Matrix.submatrix_apply, finSumFinEquiv_symm_apply_castAdd] at h1
+     done)
+  | sorry
+
+/-- `Π_act P_sp Π_act − Π_act ≠ 0` for the witness (`= diag(−2 I₂, 0)`). -/
+theorem witness_act_defect_ne_zero :
+    piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) * (1 * witnessP)
+        * piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)
+      - piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) * 1
+        * piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) ≠ 0 := by
+  first
+  | (intro h0
+     have h1 := congrFun (congrFun h0 (Fin.castAdd 1 (0 : Fin (2 * 1))))
+       (Fin.castAdd 1 (0 : Fin (2 * 1)))
+     rw [piAct_one_eq, Matrix.one_mul, Matrix.mul_one] at h1
+     unfold witnessP at h1
+     rw [dsum_mul, dsum_mul, dsum_mul] at h1
+     norm_num [dsum, Matrix.submatrix_apply, finSumFinEquiv_symm_apply_castAdd] at h1
+     done)
+  | sorry
+
+/-- **T5.9** refuted: for the witness (empty generator family, `U = I`, `P_sp = diag(−I₂, 1)`),
+`η_mix = 0` while `Π_act R_sp(r) Π_act − Π_act R_STR(r) Π_act = diag(−2 I₂, 0) ≠ 0`. -/
+theorem not_pi_rsp_pi_approx : ¬ PiRspPiApproxStatement := by
+  first
+  | (rintro ⟨C, hC⟩
+     have h := hC 1 1 0 _ 1 witnessP _ emptyFamily_blockForm witnessP_isSO (fun k => k.elim0)
+     unfold rsp etaMixSum at h
+     rw [rstr_emptyFamily, blkB_witness, blkC_witness, opNorm_zero_matrix, opNorm_zero_matrix,
+       add_zero, mul_zero] at h
+     exact absurd h (not_le.mpr (opNorm_pos_of_ne_zero witness_act_defect_ne_zero))
+     done)
+  | sorry
+
 /-- **T5.9.corrected** (espr-derivation): for generators in joint block form (commuting) and
 `P_sp ∈ SO(d_h)`,
 `|Π_act R_sp(r) Π_act − Π_act R_STR(r) Π_act| = |Π_act P_sp Π_act − Π_act| ≤ dist_F(P_sp, 𝓐)`. -/

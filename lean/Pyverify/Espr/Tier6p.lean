@@ -388,6 +388,28 @@ def RobRspActStatement : Prop :=
         opNorm (P - piAct U - piNull U)
           ≤ 2 / (1 - opNorm S) ^ 3 * opNorm (piAct U * S * piNull U + piNull U * S * piAct U) ^ 2)
 
+/-- `η_mix = 0` (T6′.0's max form) for the witness `P_sp = diag(−I₂, 1)`, `U = I`. -/
+theorem etaMixMax_witness :
+    etaMixMax (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP = 0 := by
+  first
+  | (unfold etaMixMax witnessP
+     simp only [piAct_one_eq, piNull_one_eq, dsum_mul, zero_mul, mul_zero, one_mul, mul_one,
+       dsum_zero, opNorm_zero_matrix, max_self]
+     done)
+  | sorry
+
+/-- **T6′.9** refuted (model-free case): for the witness of T5.9 (`P_sp = diag(−I₂, 1)`, `U = I`,
+empty generator family) `η_mix = 0` while `|P_sp − Π_act − Π_null| = |diag(−2 I₂, 0)| > 0`. -/
+theorem not_rob_rsp_act : ¬ RobRspActStatement := by
+  first
+  | (intro hstmt
+     have h := (hstmt 1 1 0 _ 1 witnessP _ emptyFamily_blockForm witnessP_isSO
+       (fun k => k.elim0)).2.2.1
+     rw [etaMixMax_witness, mul_zero] at h
+     exact absurd h (not_le.mpr (opNorm_pos_of_ne_zero witnessP_sub_projectors_ne_zero))
+     done)
+  | sorry
+
 /-- **T6′.9.corrected** (espr-derivation): for generators in joint block form and `P_sp ∈ SO(d_h)`,
 `Π_act R_sp(r) Π_act − Π_act R_STR(r) Π_act = R_STR(r)(Π_act P_sp Π_act − Π_act)`, its norm is
 `|Π_act P_sp Π_act − Π_act|`, which is `≤ 2η²/(1 − ρ) ≤ 2η²/(1 − ρ)³` in the pure-mix Cayley model
