@@ -178,6 +178,67 @@ def SigmaMinInvStatement : Prop :=
     opNorm ((1 + S)⁻¹) = (sigmaMin (1 + S))⁻¹ ∧
     (sigmaMin (1 + S))⁻¹ ≤ (1 - opNorm S)⁻¹
 
+section L2Norm
+
+attribute [local instance] Matrix.instL2OpNormedAddCommGroup Matrix.instL2OpNormedSpace
+
+/-- `|I₂| = 1` (from the C*-identity `|IᵀI| = |I|²` and `I ≠ 0`). -/
+theorem opNorm_one_fin_two : opNorm (1 : Matrix (Fin 2) (Fin 2) ℝ) = 1 := by
+  first
+  | (unfold opNorm
+     have h := Matrix.l2_opNorm_conjTranspose_mul_self (1 : Matrix (Fin 2) (Fin 2) ℝ)
+     rw [Matrix.conjTranspose_one, Matrix.one_mul] at h
+     have hpos : 0 < ‖(1 : Matrix (Fin 2) (Fin 2) ℝ)‖ := norm_pos_iff.mpr one_ne_zero
+     nlinarith
+     done)
+  | sorry
+
+/-- `|2J| = 2` (from `(2J)ᵀ(2J) = 4I` and the C*-identity). -/
+theorem opNorm_two_J : opNorm ((2 : ℝ) • Jmat) = 2 := by
+  first
+  | (have hJJ : ((2 : ℝ) • Jmat)ᴴ * ((2 : ℝ) • Jmat) = (4 : ℝ) • (1 : Matrix (Fin 2) (Fin 2) ℝ) := by
+       ext i j
+       fin_cases i <;> fin_cases j <;> norm_num [Jmat, Matrix.mul_apply, Fin.sum_univ_two]
+       done
+     have h := Matrix.l2_opNorm_conjTranspose_mul_self ((2 : ℝ) • Jmat)
+     rw [hJJ, norm_smul] at h
+     have h1 := opNorm_one_fin_two
+     unfold opNorm at h1 ⊢
+     rw [h1] at h
+     have h4 : ‖(4 : ℝ)‖ = 4 := by
+       rw [Real.norm_eq_abs]
+       norm_num
+       done
+     rw [h4] at h
+     have hnn : 0 ≤ ‖(2 : ℝ) • Jmat‖ := norm_nonneg _
+     nlinarith
+     done)
+  | sorry
+
+end L2Norm
+
+/-- **T6′.4** refuted: `S = 2J` is skew with `ρ = |S| = 2`, so `(1 − ρ)⁻¹ = −1 < 0 ≤ σ_min(I + S)⁻¹`. -/
+theorem not_sigma_min_inv : ¬ SigmaMinInvStatement := by
+  first
+  | (intro h
+     have hS : IsSkew ((2 : ℝ) • Jmat) := smul_Jmat_skew 2
+     have h4 := (h 2 (by norm_num) ((2 : ℝ) • Jmat) hS).2.2.2
+     rw [opNorm_two_J] at h4
+     have hm : (1 - (2 : ℝ))⁻¹ = -1 := by
+       norm_num
+       done
+     rw [hm] at h4
+     have hσ : 0 ≤ sigmaMin (1 + (2 : ℝ) • Jmat) := by
+       unfold sigmaMin
+       apply Real.sInf_nonneg
+       rintro t ⟨v, _, rfl⟩
+       exact Real.sqrt_nonneg _
+       done
+     have hinv := inv_nonneg.mpr hσ
+     linarith
+     done)
+  | sorry
+
 /-- **T6′.4.corrected** (espr-derivation): for every square `S` with `|S| = ρ < 1` (`d_h ≥ 1`),
 `σ_min(I + S) ≥ 1 − ρ > 0` and `|(I + S)⁻¹| = σ_min(I + S)⁻¹ ≤ (1 − ρ)⁻¹`. -/
 def SigmaMinInvCorrectedStatement : Prop :=
