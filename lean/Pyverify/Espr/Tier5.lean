@@ -253,6 +253,105 @@ def CayleyLipStatement : Prop :=
   ∃ C' : ℝ, ∀ (n : ℕ) (S Sm E : Matrix (Fin n) (Fin n) ℝ) (η : ℝ),
     PerturbedCayleyParam S Sm E η → opNorm (cayley S - cayley Sm) ≤ C' * η
 
+/-! ### The witness of the refutation of T5.7: `d_h = 1`, `S₋ = 0`, `E = −η I`
+
+Then `P_sp(S) − P_sp(S₋) = (2η/(1 − η)) I`, whose norm divided by `η` is unbounded as `η → 1`. -/
+
+section L2NormT57
+
+attribute [local instance] Matrix.instL2OpNormedAddCommGroup Matrix.instL2OpNormedSpace
+
+/-- `|c I₁| = |c|`. -/
+theorem opNorm_smul_one_fin_one (c : ℝ) :
+    opNorm (c • (1 : Matrix (Fin 1) (Fin 1) ℝ)) = |c| := by
+  first
+  | (have h1 : ‖(1 : Matrix (Fin 1) (Fin 1) ℝ)‖ = 1 := by
+       have h := Matrix.l2_opNorm_conjTranspose_mul_self (1 : Matrix (Fin 1) (Fin 1) ℝ)
+       rw [Matrix.conjTranspose_one, Matrix.one_mul] at h
+       have hpos : 0 < ‖(1 : Matrix (Fin 1) (Fin 1) ℝ)‖ := norm_pos_iff.mpr one_ne_zero
+       nlinarith
+       done
+     unfold opNorm
+     rw [norm_smul, h1, mul_one, Real.norm_eq_abs]
+     done)
+  | sorry
+
+end L2NormT57
+
+theorem inv_smul_one_fin_one {c : ℝ} (hc : c ≠ 0) :
+    (c • (1 : Matrix (Fin 1) (Fin 1) ℝ))⁻¹ = c⁻¹ • (1 : Matrix (Fin 1) (Fin 1) ℝ) := by
+  first
+  | (apply Matrix.inv_eq_left_inv
+     rw [Matrix.smul_mul, Matrix.mul_smul, smul_smul, inv_mul_cancel₀ hc, one_smul, Matrix.one_mul]
+     done)
+  | sorry
+
+theorem cayley_neg_smul_one {η : ℝ} (hη : η ≠ 1) :
+    cayley ((-η) • (1 : Matrix (Fin 1) (Fin 1) ℝ))
+      = ((1 + η) * (1 - η)⁻¹) • (1 : Matrix (Fin 1) (Fin 1) ℝ) := by
+  first
+  | (unfold cayley
+     have e1 : (1 : Matrix (Fin 1) (Fin 1) ℝ) - (-η) • 1 = (1 + η) • 1 := by
+       rw [neg_smul, sub_neg_eq_add, add_smul, one_smul]
+       done
+     have e2 : (1 : Matrix (Fin 1) (Fin 1) ℝ) + (-η) • 1 = (1 - η) • 1 := by
+       rw [neg_smul, ← sub_eq_add_neg, sub_smul, one_smul]
+       done
+     have hne : (1 : ℝ) - η ≠ 0 := sub_ne_zero.mpr (Ne.symm hη)
+     rw [e1, e2, inv_smul_one_fin_one hne, Matrix.smul_mul, Matrix.mul_smul, smul_smul,
+       Matrix.one_mul]
+     done)
+  | sorry
+
+/-- **T5.7** refuted: no constant `C'` bounds `|P_sp(S) − P_sp(S₋)| / η`; with `d_h = 1`, `S₋ = 0`,
+`E = −η I` and `η = 1 − 1/(|C'| + 3)` the ratio is `2/(1 − η) = 2(|C'| + 3) > C'`. -/
+theorem not_cayley_lip : ¬ CayleyLipStatement := by
+  first
+  | (rintro ⟨C, hC⟩
+     obtain ⟨η, hηdef⟩ : ∃ η : ℝ, η = 1 - 1 / (|C| + 3) := ⟨_, rfl⟩
+     have hC3 : 0 < |C| + 3 := by positivity
+     have hfrac : 0 < 1 / (|C| + 3) := by positivity
+     have hfrac1 : 1 / (|C| + 3) < 1 := by
+       rw [div_lt_one hC3]
+       linarith [abs_nonneg C]
+       done
+     have hη0 : 0 < η := by
+       rw [hηdef]
+       linarith
+       done
+     have hη1 : η < 1 := by
+       rw [hηdef]
+       linarith
+       done
+     have hparam : PerturbedCayleyParam ((-η) • (1 : Matrix (Fin 1) (Fin 1) ℝ)) 0
+         ((-η) • (1 : Matrix (Fin 1) (Fin 1) ℝ)) η := by
+       unfold PerturbedCayleyParam
+       refine ⟨(zero_add _).symm, ?_, ?_, hη0.le, hη1⟩
+       · unfold IsSkew
+         rw [Matrix.transpose_zero, neg_zero]
+       · rw [opNorm_smul_one_fin_one, abs_neg, abs_of_pos hη0]
+       done
+     have h := hC 1 _ _ _ η hparam
+     have hc0 : cayley (0 : Matrix (Fin 1) (Fin 1) ℝ) = 1 := by
+       unfold cayley
+       rw [sub_zero, add_zero, Matrix.inv_one, Matrix.one_mul]
+       done
+     have hdiff : ((1 + η) * (1 - η)⁻¹) • (1 : Matrix (Fin 1) (Fin 1) ℝ) - 1
+         = ((1 + η) * (1 - η)⁻¹ - 1) • (1 : Matrix (Fin 1) (Fin 1) ℝ) := by
+       rw [sub_smul, one_smul]
+       done
+     rw [cayley_neg_smul_one hη1.ne, hc0, hdiff, opNorm_smul_one_fin_one] at h
+     have hinv : (1 - η)⁻¹ = |C| + 3 := by
+       rw [hηdef, show (1 : ℝ) - (1 - 1 / (|C| + 3)) = 1 / (|C| + 3) by ring, one_div, inv_inv]
+       done
+     rw [hinv] at h
+     have hpos : 0 ≤ (1 + η) * (|C| + 3) - 1 := by nlinarith [abs_nonneg C]
+     rw [abs_of_nonneg hpos] at h
+     have hCη : C * η ≤ |C| * η := mul_le_mul_of_nonneg_right (le_abs_self C) hη0.le
+     nlinarith [abs_nonneg C]
+     done)
+  | sorry
+
 /-- **T5.7.corrected** (espr-derivation): under T5.4,
 `|P_sp(S) − P_sp(S₋)| = 2 |(I + S)⁻¹ E (I + S₋)⁻¹| ≤ 2η/(1 − η)`. -/
 def CayleyLipCorrectedStatement : Prop :=
