@@ -327,9 +327,10 @@ theorem not_cayley_lip : ¬ CayleyLipStatement := by
          ((-η) • (1 : Matrix (Fin 1) (Fin 1) ℝ)) η := by
        unfold PerturbedCayleyParam
        refine ⟨(zero_add _).symm, ?_, ?_, hη0.le, hη1⟩
-       · unfold IsSkew
-         rw [Matrix.transpose_zero, neg_zero]
-       · rw [opNorm_smul_one_fin_one, abs_neg, abs_of_pos hη0]
+       unfold IsSkew
+       rw [Matrix.transpose_zero, neg_zero]
+       rw [opNorm_smul_one_fin_one, abs_neg, abs_of_pos hη0]
+       try exact le_refl η
        done
      have h := hC 1 _ _ _ η hparam
      have hc0 : cayley (0 : Matrix (Fin 1) (Fin 1) ℝ) = 1 := by

@@ -72,10 +72,10 @@ theorem not_norm_genSum_chain : ¬ NormGenSumChainStatement := by
          (fun (_ : Fin 1) (_ : Fin 2) => (1 : ℝ)) := by
        unfold HasJointBlockForm
        refine ⟨?_, ?_⟩
-       · unfold IsOrth
-         rw [Matrix.transpose_one, Matrix.one_mul]
-       · intro k
-         rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one]
+       unfold IsOrth
+       rw [Matrix.transpose_one, Matrix.one_mul]
+       intro k
+       rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one]
        done
      have h3 := (h 2 1 1 _ 1 _ hL (fun _ => (1 : ℝ))).2.2
      norm_num [theta, beta, bigLambda, vnorm1, dotProduct] at h3
