@@ -221,7 +221,11 @@ end L2Norm
 theorem not_sigma_min_inv : ¬ SigmaMinInvStatement := by
   first
   | (intro h
-     have hS : IsSkew ((2 : ℝ) • Jmat) := smul_Jmat_skew 2
+     have hS : IsSkew ((2 : ℝ) • Jmat) := by
+       unfold IsSkew Jmat
+       ext i j
+       fin_cases i <;> fin_cases j <;> norm_num
+       done
      have h4 := (h 2 (by norm_num) ((2 : ℝ) • Jmat) hS).2.2.2
      rw [opNorm_two_J] at h4
      have hm : (1 - (2 : ℝ))⁻¹ = -1 := by
