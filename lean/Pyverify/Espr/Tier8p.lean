@@ -342,7 +342,7 @@ def NoncommLowerStatement : Prop :=
 def ReachabilityStatement : Prop :=
   ∀ (m dnull dc : ℕ) (U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
     (ν : Measure (Fin dc → ℝ)) (Cstar R RDel : ℝ),
-    IsOrth U → ShiftLawHyp ν RDel → 0 < R →
+    IsOrth U → ShiftLawHyp ν RDel → 0 < R → 0 ≤ Cstar →
       (∀ δ : ℝ, 0 < δ → ∃ f ∈ hEspr (n := 2 * m + dnull) (dc := dc) δ,
         epsComm f.1 ≤ δ ∧ etaMixMax U f.2 ≤ δ ∧
         irSpec f.1 (piAct U) f.2 ν R
@@ -350,9 +350,88 @@ def ReachabilityStatement : Prop :=
       ∀ Lam : ℝ, Filter.Tendsto (fun δ => cCommConst Cstar Lam δ R RDel + δ)
         (nhds 0) (nhds 0)
 
-/-- **T8′.15** (espr-derivation): reachability (witnessed by structured models). -/
+/-- **T8′.15** (espr-derivation): reachability, witnessed by the trivial model `L = 0`,
+`P_sp = I` (uses helper A's T2.10 lemmas `piAct_mul_piNull`, `piAct_transpose`,
+`piNull_transpose`). -/
 theorem reachability : ReachabilityStatement := by
-  sorry
+  first
+  | (intro m dnull dc U ν Cstar R RDel hU _ _ hC
+     have hPnPa : piNull U * piAct U = 0 := by
+       have h := congrArg Matrix.transpose (piAct_mul_piNull hU)
+       rw [Matrix.transpose_mul, piAct_transpose, piNull_transpose, Matrix.transpose_zero] at h
+       exact h
+       done
+     have hPaPn : piAct U * piNull U = 0 := piAct_mul_piNull hU
+     have hbr : bracket (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) 0 = 0 := by
+       unfold bracket
+       rw [mul_zero, sub_zero]
+       done
+     have hR0 : ∀ r : Fin dc → ℝ,
+         rstr (fun _ : Fin dc => (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)) r = 1 := by
+       intro r
+       unfold rstr genSum
+       simp only [smul_zero, Finset.sum_const_zero]
+       exact mexp_zero
+       done
+     have hmix : etaMixMax U (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) = 0 := by
+       unfold etaMixMax
+       rw [Matrix.mul_one, Matrix.mul_one, hPnPa, hPaPn, opNorm_zero_matrix, max_self]
+       done
+     have hir : ∀ (r dl : Fin dc → ℝ),
+         irIntegrand (fun _ : Fin dc => (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ))
+           (piAct U) 1 r dl = 0 := by
+       intro r dl
+       unfold irIntegrand rspConj opNorm2
+       rw [hR0, hR0, hR0]
+       simp only [Matrix.transpose_one, Matrix.mul_one]
+       rw [sub_self, opNorm_zero_matrix]
+       done
+     refine ⟨fun δ hδ => ⟨((fun _ : Fin dc => (0 : Matrix (Fin (2 * m + dnull))
+       (Fin (2 * m + dnull)) ℝ)), (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)),
+       ?_, ?_, ?_, ?_⟩, fun Lam => ?_⟩
+     · show IsSO (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) ∧
+         ∀ a b : Fin dc, opNorm (bracket (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
+           0) ≤ δ
+       refine ⟨⟨?_, Matrix.det_one⟩, fun _ _ => ?_⟩
+       · show (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)ᵀ * 1 = 1
+         rw [Matrix.transpose_one, Matrix.one_mul]
+       · rw [hbr, opNorm_zero_matrix]
+         exact hδ.le
+     · show epsComm (fun _ : Fin dc => (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ))
+         ≤ δ
+       unfold epsComm epsAB
+       simp only [hbr, opNorm_zero_matrix, Real.ciSup_const_zero]
+       exact hδ.le
+     · show etaMixMax U (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) ≤ δ
+       rw [hmix]
+       exact hδ.le
+     · show irSpec (fun _ : Fin dc => (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ))
+           (piAct U) 1 ν R ≤ _
+       have hI : irSpec (fun _ : Fin dc => (0 : Matrix (Fin (2 * m + dnull))
+           (Fin (2 * m + dnull)) ℝ)) (piAct U) 1 ν R = 0 := by
+         unfold irSpec
+         simp only [hir, Real.ciSup_const_zero, MeasureTheory.integral_zero]
+         done
+       rw [hI, hmix, add_zero]
+       unfold cCommConst
+       have h1 : 0 ≤ (1 / 2) * δ * (R + RDel) ^ 2 := by positivity
+       have h2 : 0 ≤ Cstar * Real.exp (2 * lambdaOp (fun _ : Fin dc =>
+           (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)) * (2 * R + RDel))
+           * δ ^ 2 * (R + RDel) ^ 4 := by
+         apply mul_nonneg
+         apply mul_nonneg
+         apply mul_nonneg hC (Real.exp_pos _).le
+         positivity
+         positivity
+         done
+       linarith
+     · apply Continuous.tendsto'
+       · unfold cCommConst
+         fun_prop
+       · unfold cCommConst
+         ring
+     done)
+  | sorry
 
 /-! ## T8′.16, T8′.19 – T8′.22 -/
 
