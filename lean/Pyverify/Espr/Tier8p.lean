@@ -406,30 +406,36 @@ theorem reachability : ReachabilityStatement := by
        rw [hmix]
        exact hδ.le
      · show irSpec (fun _ : Fin dc => (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ))
-           (piAct U) 1 ν R ≤ _
+           (piAct U) 1 ν R
+         ≤ cCommConst Cstar (lambdaOp (fun _ : Fin dc =>
+             (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ))) δ R RDel
+           + cMixModelFree (etaMixMax U (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ))
        have hI : irSpec (fun _ : Fin dc => (0 : Matrix (Fin (2 * m + dnull))
            (Fin (2 * m + dnull)) ℝ)) (piAct U) 1 ν R = 0 := by
          unfold irSpec
          simp only [hir, Real.ciSup_const_zero, MeasureTheory.integral_zero]
          done
-       rw [hI, hmix, add_zero]
-       unfold cCommConst
-       have h1 : 0 ≤ (1 / 2) * δ * (R + RDel) ^ 2 := by positivity
-       have h2 : 0 ≤ Cstar * Real.exp (2 * lambdaOp (fun _ : Fin dc =>
-           (0 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)) * (2 * R + RDel))
-           * δ ^ 2 * (R + RDel) ^ 4 := by
-         apply mul_nonneg
-         apply mul_nonneg
-         apply mul_nonneg hC (Real.exp_pos _).le
-         positivity
-         positivity
+       have key : ∀ Λ : ℝ, 0 ≤ cCommConst Cstar Λ δ R RDel := by
+         intro Λ
+         unfold cCommConst
+         have h1 : 0 ≤ (1 / 2) * δ * (R + RDel) ^ 2 := by positivity
+         have h2 : 0 ≤ Cstar * Real.exp (2 * Λ * (2 * R + RDel)) * δ ^ 2 * (R + RDel) ^ 4 := by
+           apply mul_nonneg
+           apply mul_nonneg
+           apply mul_nonneg hC (Real.exp_pos _).le
+           positivity
+           positivity
+           done
+         linarith
          done
-       linarith
+       rw [hI, hmix]
+       unfold cMixModelFree
+       rw [add_zero]
+       exact key _
      · apply Continuous.tendsto'
        · unfold cCommConst
          fun_prop
-       · unfold cCommConst
-         ring
+       · norm_num [cCommConst]
      done)
   | sorry
 
