@@ -415,11 +415,11 @@ theorem reachability : ReachabilityStatement := by
          unfold irSpec
          simp only [hir, Real.ciSup_const_zero, MeasureTheory.integral_zero]
          done
-       have key : ∀ Λ : ℝ, 0 ≤ cCommConst Cstar Λ δ R RDel := by
-         intro Λ
+       have key : ∀ lamV : ℝ, 0 ≤ cCommConst Cstar lamV δ R RDel := by
+         intro lamV
          unfold cCommConst
          have h1 : 0 ≤ (1 / 2) * δ * (R + RDel) ^ 2 := by positivity
-         have h2 : 0 ≤ Cstar * Real.exp (2 * Λ * (2 * R + RDel)) * δ ^ 2 * (R + RDel) ^ 4 := by
+         have h2 : 0 ≤ Cstar * Real.exp (2 * lamV * (2 * R + RDel)) * δ ^ 2 * (R + RDel) ^ 4 := by
            apply mul_nonneg
            apply mul_nonneg
            apply mul_nonneg hC (Real.exp_pos _).le
