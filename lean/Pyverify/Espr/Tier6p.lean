@@ -360,9 +360,48 @@ def NeumannStatement : Prop :=
     cayley S = (1 - S) * ∑' t : ℕ, (-S) ^ t ∧
     HasSum (fun u : ℕ => ((-1 : ℝ) ^ u) • S ^ (u + 1)) ((1 / 2 : ℝ) • (1 - cayley S))
 
-/-- **T6′.6** (espr-derivation): the Neumann series of the Cayley transform. -/
+section L2NormRing
+
+attribute [local instance] Matrix.instL2OpNormedAddCommGroup Matrix.instL2OpNormedSpace
+  Matrix.instL2OpNormedRing
+
+/-- **T6′.6** (espr-derivation): the Neumann series of the Cayley transform (geometric series in
+the Banach algebra of matrices with the operator norm of T0.9). -/
 theorem neumann : NeumannStatement := by
-  sorry
+  first
+  | (intro n S hS
+     have hS' : ‖-S‖ < 1 := by
+       rw [norm_neg]
+       exact hS
+       done
+     have hsum := hasSum_geom_series_inverse (-S) hS'
+     rw [sub_neg_eq_add, ← Matrix.nonsing_inv_eq_ringInverse] at hsum
+     have hunit : IsUnit (1 + S) := by
+       have h := isUnit_one_sub_of_norm_lt_one hS'
+       rw [sub_neg_eq_add] at h
+       exact h
+       done
+     have hdet : IsUnit (1 + S).det := (Matrix.isUnit_iff_isUnit_det _).mp hunit
+     refine ⟨hsum, ?_, ?_⟩
+     · unfold cayley
+       rw [hsum.tsum_eq]
+     · have hX : (1 + S) * (1 + S)⁻¹ = 1 := Matrix.mul_nonsing_inv _ hdet
+       rw [add_mul, Matrix.one_mul] at hX
+       have e3 : S * (1 + S)⁻¹ = 1 - (1 + S)⁻¹ := eq_sub_of_add_eq' hX
+       have e1 : (1 / 2 : ℝ) • (1 - cayley S) = S * (1 + S)⁻¹ := by
+         rw [cayley_eq_two_inv_sub_one S hdet, e3]
+         module
+         done
+       have hf : (fun u : ℕ => ((-1 : ℝ) ^ u) • S ^ (u + 1)) = (fun i : ℕ => S * (-S) ^ i) := by
+         funext u
+         rw [← neg_one_smul ℝ S, smul_pow, Matrix.mul_smul, ← pow_succ']
+         done
+       rw [hf, e1]
+       exact hsum.mul_left S
+     done)
+  | sorry
+
+end L2NormRing
 
 /-! ## T6′.7 – T6′.9 -/
 
