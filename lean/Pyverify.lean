@@ -7,6 +7,12 @@ import Pyverify.Espr.Tier2
 import Pyverify.Espr.Tier3
 import Pyverify.Espr.Tier4
 import Pyverify.Espr.Sharpened
+import Pyverify.Espr.DefsLate
+import Pyverify.Espr.Tier5
+import Pyverify.Espr.Tier6
+import Pyverify.Espr.Tier6p
+import Pyverify.Espr.Tier7
+import Pyverify.Espr.Tier8p
 -- RGAT supplement (S1–S14)
 import Pyverify.Rgat.Defs
 import Pyverify.Rgat.DefClaims
