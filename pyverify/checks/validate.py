@@ -44,7 +44,11 @@ def _bind_samplers(check: Check, dims: dict[str, Any]) -> None:
 
 def validate_registry(registry: Registry) -> list[Problem]:
     """One problem per claim whose check does not compile, located at the offending key's line."""
-    problems = []
+    from .plugins import unloaded_plugin_problems
+
+    problems = unloaded_plugin_problems(registry)
+    if problems:  # without its plugins the registry's checks name functions that do not exist
+        return problems
     for cid, claim in registry.claims.items():
         check = claim.check
         if check is None or check.not_checkable:
