@@ -22,8 +22,20 @@ def _print_registry_error(exc: RegistryError) -> None:
         print(f"  {problem}", file=sys.stderr)
 
 
+def _load_registry_with_plugins(path):
+    """The registry, refused when it names a plugin nobody opted into (list and certify do not validate
+    the checks, but must not accept what check would refuse)."""
+    from .checks.plugins import unloaded_plugin_problems
+
+    reg = load_registry(path)
+    problems = unloaded_plugin_problems(reg)
+    if problems:
+        raise RegistryError(problems)
+    return reg
+
+
 def cmd_list(args: argparse.Namespace) -> int:
-    reg = load_registry(args.registry)
+    reg = _load_registry_with_plugins(args.registry)
     rows = [
         {
             "id": c.id,
@@ -219,7 +231,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
     from .attention import certify
     from .engine import check_claim
 
-    reg = load_registry(args.registry)
+    reg = _load_registry_with_plugins(args.registry)
     try:
         state = torch.load(args.state, map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001 - torch.load raises many kinds (pickle, zip, runtime)
@@ -272,10 +284,13 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--registry", type=Path, default=None,
                         help="registry YAML file or folder (default: the project's claims/)")
+    plugins = argparse.ArgumentParser(add_help=False)
+    plugins.add_argument("--plugin", action="append", default=[], metavar="MODULE_OR_FILE",
+                         help="load a plugin of your own functions/samplers (repeatable; docs/your-own-code.md)")
     parser = argparse.ArgumentParser(prog="pyverify", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("list", parents=[common], help="list the claims of the registry")
+    p = sub.add_parser("list", parents=[common, plugins], help="list the claims of the registry")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_list)
 
@@ -284,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json", "dot"], default="text")
     p.set_defaults(func=cmd_graph)
 
-    p = sub.add_parser("check", parents=[common], help="verify claims numerically (and symbolically where asked)")
+    p = sub.add_parser("check", parents=[common, plugins], help="verify claims numerically (and symbolically where asked)")
     p.add_argument("ids", nargs="*", metavar="ID")
     p.add_argument("--budget", choices=["quick", "default", "thorough"], default="default")
     p.add_argument("--seed", type=int, default=0)
@@ -295,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=_default_jobs(), help="worker processes (default: CPU count, at most 4)")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("report", parents=[common], help="check everything and write the report")
+    p = sub.add_parser("report", parents=[common, plugins], help="check everything and write the report")
     p.add_argument("--out", default="report", help="output folder (default report/)")
     p.add_argument("--budget", choices=["quick", "default", "thorough"], default="default")
     p.add_argument("--seed", type=int, default=0)
@@ -321,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_lean)
 
-    p = sub.add_parser("certify", parents=[common], help="measure a trained ESPR layer's hypotheses and state what holds")
+    p = sub.add_parser("certify", parents=[common, plugins], help="measure a trained ESPR layer's hypotheses and state what holds")
     p.add_argument("state", type=Path, help="a saved state dict (torch.save(layer.state_dict(), FILE))")
     p.add_argument("--prefix", default="", help="key prefix of the layer inside a model's state dict, e.g. 'blocks.0.attn.'")
     p.add_argument("--radius", type=float, default=1.0, help="bound positions |r|_1 <= radius")
@@ -342,6 +357,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from .engine.runner import UnknownClaims
 
+    if hasattr(args, "plugin"):
+        from .checks.plugins import PluginError, load_opted_in
+
+        try:
+            load_opted_in(args.plugin)
+        except PluginError as exc:
+            return _usage_error(str(exc))
     try:
         return args.func(args)
     except RegistryError as exc:

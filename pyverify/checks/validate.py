@@ -15,6 +15,7 @@ from typing import Any
 from ..registry import Check, Problem, Registry, RegistryError, load_registry
 from .compiled import CheckError, compile_check, sweep
 from .samplers import SamplerError, parse_sampler
+from .samplers.data import set_data_root
 
 
 def _assignments(check: Check) -> list[dict[str, Any]]:
@@ -44,7 +45,12 @@ def _bind_samplers(check: Check, dims: dict[str, Any]) -> None:
 
 def validate_registry(registry: Registry) -> list[Problem]:
     """One problem per claim whose check does not compile, located at the offending key's line."""
-    problems = []
+    from .plugins import unloaded_plugin_problems
+
+    set_data_root(registry.source)
+    problems = unloaded_plugin_problems(registry)
+    if problems:  # without its plugins the registry's checks name functions that do not exist
+        return problems
     for cid, claim in registry.claims.items():
         check = claim.check
         if check is None or check.not_checkable:

@@ -14,7 +14,10 @@ _PRELOAD = ["pyverify.engine.claim", "pyverify.provers.symbolic", "pyverify.prov
 def _init(registry) -> None:
     global _REG
     if registry is not None:
+        from ..checks.samplers.data import set_data_root
+
         _REG = registry
+        set_data_root(registry.source)
 
 
 def _one(args):

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 import torch
 
 from ..registry import Registry
+from ..checks.samplers.data import set_data_root
 from .claim import run_claim
 from .result import Result
 
@@ -47,6 +48,7 @@ def check_claim(registry: Registry, claim_id: str, budget: str = "default", seed
     """Check one claim of the registry (its resolved conventions included)."""
     if claim_id not in registry.claims:
         raise UnknownClaims([claim_id])
+    set_data_root(registry.source)
     with numeric_settings():
         return run_claim(registry.claims[claim_id], registry.conventions[claim_id], budget, seed, device)
 
@@ -61,6 +63,7 @@ def check_claims(registry: Registry, ids: Sequence[str] = (), budget: str = "def
     if unknown:
         raise UnknownClaims(unknown)
     selected = [registry.claims[i] for i in ids] if ids else list(registry.claims.values())
+    set_data_root(registry.source)  # tensor_file(...) reads below the registry's folder (forked workers inherit it)
     bar = _progress_bar(len(selected)) if progress else None
     try:
         if jobs > 1 and len(selected) > 1 and device == "cpu":

@@ -158,6 +158,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
     documents: dict[str, Document] = {}
     doc_locations: dict[str, Location] = {}
     raw_claims: list[tuple[_LineDict, str]] = []
+    plugins: dict[str, Location] = {}
 
     for file in files:
         try:
@@ -173,8 +174,15 @@ def load_registry(path: str | Path | None = None) -> Registry:
             problems.append(Problem(Location(shown, 1), "top level must be a mapping with `documents:` and/or `claims:`"))
             continue
         for key in data:
-            if key not in ("documents", "claims"):
+            if key not in ("documents", "claims", "plugins"):
                 problems.append(Problem(Location(shown, data.key_lines[str(key)]), f"unknown top-level key {key!r}"))
+        if "plugins" in data:
+            names = data["plugins"]
+            where = Location(shown, data.key_lines["plugins"])
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                problems.append(Problem(where, "`plugins` must be a list of plugin names"))
+            else:
+                plugins.update({n: where for n in names if n not in plugins})
         for kind, target in (("documents", None), ("claims", None)):
             items = data.get(kind)
             if items is None:
@@ -225,7 +233,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
 
     if problems:
         raise RegistryError(problems)
-    return Registry(documents, claims, locations, key_lines, base, root.resolve())
+    return Registry(documents, claims, locations, key_lines, base, root.resolve(), plugins=plugins)
 
 
 def _finding_shape_problems(claim: Claim, item: _LineDict, shown: str) -> list[Problem]:

@@ -243,6 +243,8 @@ class Claim(_Strict):
     # the Lean theorem's name, or the full link (statement, theorem, hypotheses, constants, reading)
     lean: str | LeanLink | None = None
     notes: str | None = None
+    # plugins this claim's check needs; a registry names them, only the person running pyverify loads them
+    requires_plugins: list[str] = Field(default_factory=list)
 
 
     @field_validator("deps", "restates")
@@ -306,6 +308,8 @@ class Registry:
     # the conventions in force for each claim, resolved once at load: document defaults, then the
     # claim's, then its check's (so no caller can drop a document's defaults)
     conventions: dict[str, dict[str, str]] = field(default_factory=dict)
+    # plugins named by a top-level `plugins:` key -> where (checked against the loaded ones, checks/plugins.py)
+    plugins: dict[str, Location] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for cid, claim in self.claims.items():
@@ -345,6 +349,7 @@ def claim_file_schema() -> dict[str, Any]:
         "properties": {
             "documents": {"type": "array", "items": Document.model_json_schema()},
             "claims": {"type": "array", "items": Claim.model_json_schema(by_alias=True)},
+            "plugins": {"type": "array", "items": {"type": "string"}},
         },
     }
     return json.loads(json.dumps(schema))

@@ -16,13 +16,14 @@ from typing import Any, Callable
 from .base import Constraint, Param, Sampler, SamplerError, SymbolicUnsupported
 from .generators import CayleyPost, CommutingSkew, NearCommutingSkew, SkewFamily, StructuredPost
 from .linalg import PSD, Mat, Orth, Scalar, Skew, Sym, Vec
+from .data import TensorFile
 from .misc import ORF, Gaussian, Simplex, SmallAngle, UnitQuat
 
 
 SAMPLERS: dict[str, type[Sampler]] = {
     cls.name: cls
     for cls in (Vec, Scalar, Mat, Sym, Skew, PSD, Orth, CommutingSkew, SkewFamily, NearCommutingSkew,
-                StructuredPost, CayleyPost, UnitQuat, SmallAngle, Simplex, Gaussian, ORF)
+                StructuredPost, CayleyPost, UnitQuat, SmallAngle, Simplex, Gaussian, ORF, TensorFile)
 }
 
 __all__ = ["SAMPLERS", "Constraint", "Param", "Sampler", "SamplerError", "SymbolicUnsupported", "parse_sampler",

@@ -47,7 +47,7 @@ class Derived:
 class Param:
     """One declared sampler parameter.
 
-    ``kind`` is ``int``, ``float`` or ``choice`` (one of ``choices``); ``lo``/``hi`` bound the value
+    ``kind`` is ``int``, ``float``, ``str`` or ``choice`` (one of ``choices``); ``lo``/``hi`` bound the value
     (``lo_open`` makes the lower bound strict); ``positional`` parameters may be given by position, in
     declaration order; a ``variadic`` parameter takes all positional arguments as a list.
     """
@@ -86,6 +86,10 @@ class Param:
 
     def _one(self, sampler: str, value: Any) -> Any:
         where = f"{sampler}: parameter {self.name}"
+        if self.kind == "str":
+            if not isinstance(value, str):
+                raise SamplerError(f"{where} must be a string, got {value!r}")
+            return value
         if self.kind == "choice":
             if isinstance(value, bool) or value not in self.choices:
                 raise SamplerError(f"{where} = {value!r} is not one of {', '.join(repr(c) for c in self.choices)}")

@@ -1,0 +1,34 @@
+"""A small rotary-attention layer — the corrected twin of toy_layer.py.
+
+Everything works on ONE instance (a vector q of
+size d, a scalar position), as pyverify's vocabulary functions do; pyverify batches with vmap.
+"""
+
+import torch
+
+BASE = 10000.0
+
+
+def rotate(x: torch.Tensor, pos: torch.Tensor, layout: str = "interleaved") -> torch.Tensor:
+    """Rotary embedding of x (d,) at position pos: plane i turns by pos * BASE^(-2i/d). ``layout`` says
+    which coordinates form plane i: (2i, 2i+1) ("interleaved") or (i, i + d/2) ("split")."""
+    d = x.shape[-1]
+    angles = pos * BASE ** (-torch.arange(0, d // 2, dtype=x.dtype) * 2.0 / d)
+    if layout == "interleaved":
+        a, b = x[0::2], x[1::2]
+    else:
+        a, b = x[: d // 2], x[d // 2:]
+    ra, rb = a * torch.cos(angles) - b * torch.sin(angles), a * torch.sin(angles) + b * torch.cos(angles)
+    if layout == "interleaved":
+        return torch.stack((ra, rb), dim=-1).flatten()
+    return torch.cat((ra, rb))
+
+
+def relative_logit(q: torch.Tensor, k: torch.Tensor, ri: torch.Tensor, rj: torch.Tensor) -> torch.Tensor:
+    """<rotate(q, ri), rotate(k, rj)> in one rotation: q . rotate(k, rj - ri) (the displacement rj - ri)."""
+    return (q * rotate(k, rj - ri)).sum()
+
+
+def scores(Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
+    """S[i, j] = <Q_i, K_j> for the rows of Q (n, d) and K (n, d)."""
+    return torch.einsum("id,jd->ij", Q, K)

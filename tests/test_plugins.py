@@ -1,0 +1,150 @@
+"""Plugins: the user's own functions in the check language, loaded only by the person running pyverify."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pyverify import plugin
+from pyverify.checks import plugins
+from pyverify.checks.validate import validate_registry
+from pyverify.engine import run_claim
+from pyverify.registry import Claim, load_registry
+
+from conftest import REPO
+
+TOY = REPO / "examples" / "toy_rope"
+
+
+def _cli(*argv: str, fixed: bool = False, cwd=REPO) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TOY_ROPE_FIXED": "1" if fixed else "0"}
+    return subprocess.run([sys.executable, "-m", "pyverify", *argv], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture(autouse=True)
+def _forget_plugins():
+    yield
+    plugins.unload_all()
+
+
+def _claim(check: dict, cid: str = "P.1") -> Claim:
+    return Claim.model_validate({"id": cid, "title": "t", "document": "d", "locator": "l", "kind": "identity",
+                                 "statement": "s", "check": check})
+
+
+def test_the_cli_catches_both_defects_of_the_toy_layer_and_passes_its_twin():
+    argv = ("check", "--registry", str(TOY / "claims"), "--plugin", str(TOY / "plugin.py"),
+            "--budget", "quick", "--format", "json", "--no-progress", "--jobs", "1")
+    broken = _cli(*argv)
+    assert broken.returncode == 1, broken.stderr
+    verdicts = {c["id"]: c for c in json.loads(broken.stdout)["claims"]}
+    for cid in ("TOY.2", "TOY.5", "TOY.3"):  # the flipped displacement (twice), the wrong einsum
+        assert verdicts[cid]["verdict"] == "refuted" and verdicts[cid]["witness"], cid
+    assert verdicts["TOY.1"]["verdict"] == verdicts["TOY.4"]["verdict"] == "holds"
+    fixed = _cli(*argv, fixed=True)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert {c["verdict"] for c in json.loads(fixed.stdout)["claims"]} == {"holds"}
+
+
+def test_a_registry_naming_a_plugin_without_opt_in_is_refused_and_imports_nothing(tmp_path):
+    marker = tmp_path / "imported"
+    (tmp_path / "toy_rope.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    for command in ("check", "list"):
+        out = _cli(command, "--registry", str(TOY / "claims"), cwd=tmp_path)
+        assert out.returncode == 2, out.stdout + out.stderr
+        assert "plugin 'toy_rope', which is not loaded" in out.stderr and "toy.yaml:3" in out.stderr
+    assert not marker.exists()
+
+
+def test_pyproject_opt_in_loads_the_plugin(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(f'[tool.pyverify]\nplugins = ["{TOY / "plugin.py"}"]\n')
+    out = _cli("list", "--registry", str(TOY / "claims"), cwd=tmp_path)
+    assert out.returncode == 0 and "TOY.3" in out.stdout, out.stderr
+
+
+def test_registered_names_are_validated_like_built_ins():
+    identity = lambda x: x  # noqa: E731
+    with pytest.raises(plugin.PluginError, match="shadow a function"):
+        plugin.function("rope", identity, doc="d")
+    with pytest.raises(plugin.PluginError, match="shadow a sampler"):
+        plugin.function("vec", identity, doc="d")
+    with pytest.raises(plugin.PluginError, match="shadow a constant"):
+        plugin.function("pi", identity, doc="d")
+    with pytest.raises(plugin.PluginError, match="doc"):
+        plugin.function("mine", identity, doc=" ")
+    with pytest.raises(plugin.PluginError, match="unknown registry convention"):
+        plugin.function("mine", identity, doc="d", conventions={"sign": ("s", {})})
+    with pytest.raises(plugin.PluginError, match="missing"):
+        plugin.function("mine", lambda x, layout="a": x, doc="d", conventions={"pairing": ("layout", {"adjacent": 1})})
+    with pytest.raises(plugin.PluginError, match="does not accept"):
+        plugin.function("mine", identity, doc="d", conventions={"pairing": ("layout", {"adjacent": 1, "half": 2})})
+    with pytest.raises(plugin.PluginError, match="sympy meaning"):
+        plugin.function("mine", identity, doc="d", sympy=lambda a, b: a)
+    assert "mine" not in plugins.vocabulary.VOCABULARY  # nothing half-registered
+
+
+def test_a_failing_plugin_function_is_an_error_verdict_not_a_crash():
+    def broken(x):
+        raise KeyError("no such head")
+
+    plugin.function("broken_head", broken, doc="raises")
+    r = run_claim(_claim({"given": {"x": "vec(3)"}, "assert": "broken_head(x) == x"}), {}, budget="quick")
+    assert r.verdict == "error" and "plugin function broken_head" in r.message and "no such head" in r.message
+
+
+def test_a_convention_key_is_mapped_through_a_plugin_function():
+    import torch
+
+    def signed_shift(ri, rj, sign=1):
+        return sign * (rj - ri)
+
+    claim = _claim({"given": {"a": "scalar(-3, 3)", "b": "scalar(-3, 3)"},
+                    "assert": "signed_shift(a, b) == displacement(a, b)"})
+    plugin.function("signed_shift", signed_shift, doc="d", conventions={"displacement": ("sign", {"rj-ri": 1, "ri-rj": -1})})
+    for convention in ("rj-ri", "ri-rj"):
+        assert run_claim(claim, {"displacement": convention}, budget="quick").verdict == "holds", convention
+    # the mapping is what makes it hold: a table that maps both values alike is caught
+    plugins.unload_all()
+    plugin.function("signed_shift", signed_shift, doc="d", conventions={"displacement": ("sign", {"rj-ri": 1, "ri-rj": 1})})
+    assert run_claim(claim, {"displacement": "ri-rj"}, budget="quick").verdict == "refuted"
+    assert torch.is_tensor(signed_shift(torch.tensor(1.0), torch.tensor(2.0)))
+
+
+def test_a_plugin_sampler_declares_and_validates_its_parameters(tmp_path):
+    import torch
+
+    @plugin.sampler
+    class Angle(plugin.Sampler):
+        name = "angle_vec"
+        hypothesis = "(cos t, sin t)"
+        params = (plugin.Param("scale", "float", 1.0, positional=True, lo=0, lo_open=True),)
+
+        def shapes(self):
+            return {"t": ()}
+
+        def value(self, theta):
+            t = theta["t"]
+            return self.p["scale"] * torch.stack((torch.cos(t), torch.sin(t)), dim=-1)
+
+    ok = _claim({"given": {"u": "angle_vec(2.0)"}, "assert": "vnorm(u) == 2"})
+    assert run_claim(ok, {}, budget="quick").verdict == "holds"
+    wrong = _claim({"given": {"u": "angle_vec(2.0)"}, "assert": "vnorm(u) == 1"})
+    assert run_claim(wrong, {}, budget="quick").verdict == "refuted"
+    typo = _claim({"given": {"u": "angle_vec(scal=2.0)"}, "assert": "vnorm(u) == 2"})
+    assert run_claim(typo, {}, budget="quick").verdict == "error"
+    with pytest.raises(plugin.PluginError, match="shadow"):
+        plugin.sampler(type("V", (plugin.Sampler,), {"name": "vec", "shapes": Angle.shapes, "value": Angle.value}))
+
+
+def test_validation_refuses_requires_plugins_that_are_not_loaded(tmp_path):
+    reg_file = tmp_path / "r.yaml"
+    reg_file.write_text("documents:\n  - {key: d, title: t, files: [x]}\nclaims:\n  - id: P.1\n    title: t\n"
+                        "    document: d\n    locator: l\n    kind: identity\n    statement: s\n"
+                        "    requires_plugins: [elsewhere]\n    check: {given: {x: vec(2)}, assert: 'x == x'}\n")
+    problems = validate_registry(load_registry(reg_file))
+    assert len(problems) == 1 and problems[0].claim_id == "P.1" and problems[0].location.line == 10
