@@ -115,7 +115,7 @@ def _pydantic_problems(exc: ValidationError, raw: _LineDict, shown: str, claim_i
             else:
                 break
         where = ".".join(str(p) for p in loc) or "claim"
-        msg = err["msg"]
+        msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             accepted = _model_fields_at(model, tuple(loc))
             close = difflib.get_close_matches(str(loc[-1]), accepted, n=1)
