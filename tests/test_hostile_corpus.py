@@ -45,7 +45,7 @@ CASES: list[tuple[str, str, str, int, list[str]]] = [
     ("huge-mat", checked("A: 'mat(100000, 100000)'", "A == A"), "check", 2, ["FILE:13:", "[C1]", "elements per instance"]),
     ("ones-in-expression", checked("x: 'vec(3)'", "norm(ones(100000, 100000)) >= 0"), "check", 0, ["C1", "error", "elements per instance"]),
     ("zeros-in-expression", checked("x: 'vec(3)'", "norm(zeros(100000, 100000)) >= 0"), "check", 0, ["error", "PYVERIFY_MAX_ELEMENTS"]),
-    ("identity-huge", checked("x: 'vec(3)'", "norm(I(10000000)) >= 0"), "check", 0, ["error", "elements per instance"]),
+    ("identity-huge", checked("x: 'vec(3)'", "norm(I(1000 * 1000 * 1000)) >= 0"), "check", 0, ["error", "elements per instance"]),
     ("dims-sweep-to-1e8", checked("x: 'vec(d)'", "x == x", "dims: {d: [1, 100, 10000, 1000000, 100000000]}"), "check", 2, ["FILE:", "[C1]", "elements per instance", "d=1000000"]),
     ("dims-1000x1000", checked("x: 'vec(3)'", "x == x", "dims: {a: [" + ", ".join(map(str, range(1, 1001))) + "], b: [" + ", ".join(map(str, range(1, 1001))) + "]}"), "check", 2, ["[C1]", "dims assignments per claim", "PYVERIFY_MAX_ASSIGNMENTS"]),
     ("samples-1e9", checked("g: 'gaussian(3)'", "E(norm(g)) >= 0", "samples: 1000000000"), "check", 2, ["FILE:15:", "[C1]", "Monte-Carlo samples", "PYVERIFY_MAX_SAMPLES"]),
@@ -66,7 +66,7 @@ CASES: list[tuple[str, str, str, int, list[str]]] = [
     ("yaml-nested-20000", "claims: " + "[" * 20000 + "]" * 20000 + "\n", "list", 2, ["FILE:1:", "levels of YAML nesting", "PYVERIFY_MAX_YAML_DEPTH"]),
     ("yaml-nested-mappings", "claims: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n", "list", 2, ["FILE:1:", "nesting"]),
     ("billion-laughs", "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefg", "bcdefgh")) + "claims: [*h, *h, *h, *h, *h, *h, *h, *h, *h]\n", "list", 2, ["FILE:1:", "aliases included", "PYVERIFY_MAX_YAML_NODES"]),
-    ("nul-in-scalar", HEADER + claim().replace("statement: s", "statement: \"a\0b\""), "list", 2, ["FILE:11:", "column 17", "control character"]),
+    ("nul-in-scalar", HEADER + claim().replace("statement: s", "statement: \"a\0b\""), "list", 2, ["FILE:11:", "column 18", "control character"]),
     ("bell-character", HEADER + claim().replace("title: A claim", "title: A\x07claim"), "list", 2, ["FILE:7:", "control character"]),
     ("not-utf8", (HEADER + claim()).replace("statement: s", "statement: \udcff"), "list", 2, ["FILE:11:", "not UTF-8"]),
     ("malformed-yaml", HEADER + "  - id: C1\n    title: [unclosed\n", "list", 2, ["FILE:", "YAML error"]),
@@ -105,10 +105,10 @@ CASES: list[tuple[str, str, str, int, list[str]]] = [
     ("unknown-function", checked("x: 'vec(3)'", "frobnicate(x) == x"), "check", 2, ["FILE:14:", "[C1]", "not in the whitelist"]),
     ("composite-as-matrix", checked("gen: 'skew_family(3, 2)'", "norm(gen) >= 0"), "check", 0, ["C1", "error", "composite hypothesis", "gen.L"]),
     # --- expressions reaching for Python (each would create the marker)
-    ("dunder-import", checked("x: 'vec(3)'", touch() + " == 0"), "check", 2, ["FILE:14:", "[C1]", "not allowed"]),
+    ("dunder-import", checked("x: 'vec(3)'", touch() + " == 0"), "check", 2, ["FILE:14:", "[C1]", "only whitelisted functions"]),
     ("attribute-class", checked("x: 'vec(3)'", "x.__class__ == x"), "check", 2, ["FILE:14:", "[C1]", "'__class__' is not allowed"]),
     ("attribute-chain", checked("x: 'vec(3)'", "x.T.T.numpy == x"), "check", 2, ["FILE:14:", "[C1]", "only `.T`"]),
-    ("lambda", checked("x: 'vec(3)'", "(lambda: 0)() == x"), "check", 2, ["FILE:14:", "[C1]", "not allowed"]),
+    ("lambda", checked("x: 'vec(3)'", "(lambda: 0)() == x"), "check", 2, ["FILE:14:", "[C1]", "only whitelisted functions"]),
     ("list-comprehension", checked("x: 'vec(3)'", "[c for c in ().__class__.__bases__] == x"), "check", 2, ["FILE:14:", "[C1]", "not allowed"]),
     ("generator-escape", checked("x: 'vec(3)'", "sum(k for k in ().__class__.__base__.__subclasses__()) == x"), "check", 2, ["FILE:14:", "[C1]", "range"]),
     ("walrus", checked("x: 'vec(3)'", "(y := x) == x"), "check", 2, ["FILE:14:", "[C1]", "not allowed"]),
@@ -117,7 +117,7 @@ CASES: list[tuple[str, str, str, int, list[str]]] = [
     ("getattr-call", checked("x: 'vec(3)'", "getattr(x, \"T\") == x"), "check", 2, ["FILE:14:", "[C1]", "not in the whitelist"]),
     ("keyword-splat", checked("x: 'vec(3)'", "norm(**x) == x"), "check", 2, ["FILE:14:", "[C1]", "keyword argument not allowed"]),
     ("sampler-injection", checked(f"x: 'vec(__import__(\"os\").system(\"touch {MARKER}\"))'", "x == x"), "check", 2, ["FILE:13:", "[C1]"]),
-    ("where-injection", HEADER + claim(f"check:\n  given: {{x: 'vec(3)'}}\n  where: {{y: 'open(\"{MARKER}\", \"w\")'}}\n  assert: 'x == x'"), "check", 2, ["FILE:9:", "[C1]", "not in the whitelist"]),
+    ("where-injection", HEADER + claim(f"check:\n  given: {{x: 'vec(3)'}}\n  where: {{y: 'open(\"{MARKER}\", \"w\")'}}\n  assert: 'x == x'"), "check", 2, ["FILE:14:", "[C1]", "not in the whitelist"]),
 ]
 
 
