@@ -1,7 +1,8 @@
 """The ``pyverify`` command (contract: DESIGN.md, "Command line").
 
 Exit status: 0 success, 1 a check failed (graph faults, verdicts that differ from ``expect``),
-2 unusable input (a registry that does not load, bad arguments).
+2 unusable input (a registry that does not load, bad arguments, an output path that cannot be used),
+3 a bug in pyverify (the traceback and how to report it), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from .atomic import write_text_atomic
 from .registry import PROJECT_ROOT, RegistryError, Verdict, claim_file_schema, load_registry
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
@@ -112,9 +114,38 @@ def _usage_error(msg: str) -> int:
     return EXIT_INPUT
 
 
+class OutputPathError(ValueError):
+    """An --out path that cannot be written (checked before any work is done)."""
+
+
+def _output_file(path: str | None) -> None:
+    """A file to write: its folder is created; a folder in its place is refused."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise OutputPathError(f"--out {path}: is a folder; give a file name")
+    _make_folder(target.parent, path)
+
+
+def _output_folder(path: str) -> None:
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise OutputPathError(f"--out {path}: is a file, not a folder; give a folder (it is created if missing)")
+    _make_folder(target, path)
+
+
+def _make_folder(folder: Path, shown: str) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputPathError(f"--out {shown}: cannot create the folder {folder}: {exc.strerror or exc}") from None
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     import torch
 
+    _output_file(args.out)
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         return _usage_error("--device cuda was asked for, but no CUDA device is available")
     from .checks.validate import load_valid_registry
@@ -126,7 +157,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
                "claims": [_with_severity(r.as_dict(), reg.claims[r.id]) for r in results]}
     if args.out:
-        Path(args.out).write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_text_atomic(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n")
     if args.format == "json":
         json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
         print()
@@ -191,6 +222,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .report.writers import write_all
 
     started = time.time()
+    _output_folder(args.out)
     old = None
     if args.compare:
         try:  # read the old report first: a bad path should not cost a whole run
@@ -266,9 +298,10 @@ def cmd_certify(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    _output_file(args.out)
     text = json.dumps(claim_file_schema(), indent=1)
     if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        write_text_atomic(args.out, text + "\n")
     else:
         print(text)
     return EXIT_OK
@@ -352,7 +385,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+BUG_REPORT = "this is a bug in pyverify: please report it with the command line and the traceback above"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Input mistakes end with a message and exit 2; a traceback is shown only for a bug in pyverify."""
     parser = build_parser()
     args = parser.parse_args(argv)
     from .engine.runner import UnknownClaims
@@ -369,10 +406,21 @@ def main(argv: list[str] | None = None) -> int:
     except RegistryError as exc:
         _print_registry_error(exc)
         return EXIT_INPUT
-    except UnknownClaims as exc:
+    except (UnknownClaims, OutputPathError) as exc:
         return _usage_error(str(exc))
     except BrokenPipeError:  # `pyverify list | head`
         return EXIT_OK
+    except KeyboardInterrupt:
+        print("pyverify: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a file the user named cannot be written or read
+        return _usage_error(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
+    except Exception:  # noqa: BLE001 - a bug: the traceback, then how to report it
+        import traceback
+
+        traceback.print_exc()
+        print(f"pyverify: {BUG_REPORT}", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import itertools
+import math
 import operator
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import torch
 from torch.func import vmap
 
+from .. import limits
 from ..registry import Check
 from . import dsl, vocabulary
 from .samplers import SAMPLERS, Sampler, SamplerError, parse_sampler
@@ -91,7 +93,12 @@ class TorchBackend(dsl.Backend):
 
     def call(self, name, args, kwargs):
         fn = vocabulary.VOCABULARY[name]
-        if fn.needs_ctx:
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, dict):  # gen where gen.L was meant
+                raise dsl.DSLError(f"{name}(...) was given a composite hypothesis (parts: {', '.join(value)}); "
+                                   "pass one of its parts, e.g. gen.L")
+        if fn.needs_ctx:  # the constructors (I, zeros, ones): their arguments are sizes
+            _check_elements(math.prod(abs(_size(a)) for a in args), f"{name}(...)")
             return fn.torch(self.ctx, *args, **kwargs)
         return fn.torch(*args, **{**fn.convention_kwargs(self.conventions), **kwargs})
 
@@ -120,6 +127,43 @@ class TorchBackend(dsl.Backend):
         return samples if self.keep_samples else samples.mean(0)
 
 
+def _size(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError, RuntimeError):
+        return 1.0  # not a size: the constructor itself rejects it
+
+
+def _check_elements(count: float, what: str) -> None:
+    try:
+        limits.ELEMENTS.check(count, what)
+    except limits.CapExceeded as exc:
+        raise dsl.DSLError(str(exc)) from None
+
+
+def sampler_elements(sampler: Sampler) -> int:
+    """Numbers drawn per instance by a sampler (its parameters, or one draw of a random hypothesis)."""
+    try:
+        shapes = list(sampler.shapes().values())
+    except NotImplementedError:
+        shapes = []
+    if sampler.random and hasattr(sampler, "shape"):
+        shapes.append(sampler.shape())
+    return sum(math.prod(s) for s in shapes)
+
+
+def bind_sampler(name: str, spec: str, dims: dict[str, Any]) -> Sampler:
+    """``given name: spec`` at one sweep assignment, inside the element cap; CheckError at ``given.name``."""
+    try:
+        s = parse_sampler(spec, dims)
+        limits.ELEMENTS.check(sampler_elements(s), f"given {name}")
+    except SamplerError as exc:
+        raise CheckError(f"given {name}: {exc}", ("given", name)) from None
+    except limits.CapExceeded as exc:
+        raise CheckError(str(exc), ("given", name)) from None
+    return s
+
+
 @dataclass
 class Compiled:
     """A check compiled for one assignment of its sweep variables (``dims``)."""
@@ -140,6 +184,11 @@ class Compiled:
 
     # ------------------------------------------------------------------ sampling
     def init_theta(self, b: int, gen: torch.Generator, ctx: dict, degenerate: int = 0) -> dict[str, dict[str, torch.Tensor]]:
+        per_instance = sum(sampler_elements(s) for s in self.givens.values())
+        try:
+            limits.BATCH_ELEMENTS.check(b * per_instance, f"a batch of {b} instances")
+        except limits.CapExceeded as exc:
+            raise CheckError(str(exc)) from None
         theta = {}
         for name, s in self.givens.items():
             th = s.init(b, gen, ctx)
@@ -150,6 +199,11 @@ class Compiled:
         return theta
 
     def draw_randoms(self, b: int, s: int, gen: torch.Generator, ctx: dict) -> dict[str, torch.Tensor]:
+        per_draw = sum(sampler_elements(r) for r in self.randoms.values())
+        try:
+            limits.BATCH_ELEMENTS.check(b * s * per_draw, f"{b} instances x {s} samples")
+        except limits.CapExceeded as exc:
+            raise CheckError(str(exc)) from None
         return {name: smp.draw(b, s, gen, ctx) for name, smp in self.randoms.items()}
 
     def values(self, theta: dict) -> dict[str, Any]:
@@ -253,6 +307,11 @@ def sweep(check: Check) -> list[dict[str, Any]]:
     for k in keys:
         v = dims[k]
         lists.append(list(v) if isinstance(v, list) else [v])
+    count = math.prod(len(v) for v in lists)
+    try:
+        limits.ASSIGNMENTS.check(count, "dims (" + " x ".join(str(len(v)) for v in lists) + " values)")
+    except limits.CapExceeded as exc:
+        raise CheckError(str(exc), ("dims",)) from None
     combos = [dict(zip(keys, vals)) for vals in itertools.product(*lists)]
     return sorted(combos, key=lambda c: tuple(float(c[k]) for k in keys))
 
@@ -267,10 +326,7 @@ def compile_check(check: Check, dims: dict[str, Any], relation: str, conventions
     randoms: dict[str, Sampler] = {}
     for name, spec in check.given.items():
         _check_name("given", name, known)
-        try:
-            s = parse_sampler(spec, dims)
-        except SamplerError as exc:
-            raise CheckError(f"given {name}: {exc}", ("given", name)) from None
+        s = bind_sampler(name, spec, dims)
         (randoms if s.random else givens)[name] = s
         known.add(name)
     where = []

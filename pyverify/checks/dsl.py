@@ -18,9 +18,12 @@ three checkers. The torch backend evaluates one *instance*; batching is ``torch.
 from __future__ import annotations
 
 import ast
+import contextvars
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
+
+from .. import limits
 
 MAX_CONST = 1e6
 MAX_POW = 16
@@ -35,6 +38,10 @@ REDUCERS = ("sum", "prod", "max", "min")
 
 class DSLError(ValueError):
     """An expression outside the language; the message says what and where (column)."""
+
+
+# evaluations of a reduction's body so far enclosed: the product of the enclosing ranges' lengths
+_REDUCTION_NEST: contextvars.ContextVar[int] = contextvars.ContextVar("reduction_nest", default=1)
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,8 @@ def parse(text: str, names: set[str], functions: set[str], *, allow_relations: b
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         raise DSLError(f"syntax error at column {exc.offset}: {exc.msg}") from None
+    except (RecursionError, MemoryError):  # CPython's parser on a deeply nested expression
+        raise DSLError("expression nested too deeply for the parser") from None
     count = sum(1 for _ in ast.walk(tree))
     if count > MAX_NODES:
         raise DSLError(f"expression too large ({count} nodes > {MAX_NODES})")
@@ -266,7 +275,10 @@ def evaluate(node: ast.expr, env: dict[str, Any], backend: Backend) -> Any:
             return env[node.id]
         return backend.const(CONSTANTS[node.id])
     if isinstance(node, ast.BinOp):
-        return backend.binop(BIN_OPS[type(node.op)], ev(node.left), ev(node.right))
+        left, right = ev(node.left), ev(node.right)
+        if isinstance(node.op, ast.Pow):
+            _check_power(left, right)
+        return backend.binop(BIN_OPS[type(node.op)], left, right)
     if isinstance(node, ast.UnaryOp):
         v = ev(node.operand)
         return backend.neg(v) if isinstance(node.op, ast.USub) else v
@@ -292,7 +304,14 @@ def evaluate(node: ast.expr, env: dict[str, Any], backend: Backend) -> Any:
             rng = range(*bounds)
             if len(rng) > MAX_RANGE:
                 raise DSLError(f"range of {len(rng)} exceeds {MAX_RANGE}")
-            values = [evaluate(gen.elt, {**env, comp.target.id: k}, backend) for k in rng]  # type: ignore[attr-defined]
+            steps = _REDUCTION_NEST.get() * len(rng)
+            if steps > limits.REDUCTION_STEPS.value:
+                raise DSLError(limits.REDUCTION_STEPS.message(steps, f"{name}(... for ...) nested in reductions"))
+            token = _REDUCTION_NEST.set(max(steps, 1))
+            try:
+                values = [evaluate(gen.elt, {**env, comp.target.id: k}, backend) for k in rng]  # type: ignore[attr-defined]
+            finally:
+                _REDUCTION_NEST.reset(token)
             if not values:
                 raise DSLError("reduction over an empty range")
             return backend.reduce(name, values)
@@ -300,6 +319,31 @@ def evaluate(node: ast.expr, env: dict[str, Any], backend: Backend) -> Any:
         kwargs = {kw.arg: ev(kw.value) for kw in node.keywords}
         return backend.call(name, args, kwargs)
     raise DSLError(f"cannot evaluate {type(node).__name__}")
+
+
+def _plain_number(v: Any) -> float | None:
+    """The value of a Python or SymPy number (a tensor is not one: its powers are elementwise floats)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return v
+    if getattr(v, "is_Number", False):
+        try:
+            return float(v)
+        except (TypeError, ValueError, OverflowError):
+            return None
+    return None
+
+
+def _check_power(base: Any, exponent: Any) -> None:
+    """``9 ** 9 ** 9``: a power of plain numbers is computed exactly (Python or SymPy integers) and could
+    run for hours in one step, where no time limit can interrupt it; refuse it by its size beforehand."""
+    b, e = _plain_number(base), _plain_number(exponent)
+    if b is None or e is None:
+        return
+    digits = limits.power_digits(b, e)
+    if digits > limits.POWER_DIGITS.value:
+        raise DSLError(limits.POWER_DIGITS.message(digits, f"power {b:g} ** {e:g}"))
 
 
 def _as_int(v: Any) -> int:

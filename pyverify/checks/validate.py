@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..registry import Check, Problem, Registry, RegistryError, load_registry
-from .compiled import CheckError, compile_check, sweep
-from .samplers import SamplerError, parse_sampler
+from .compiled import CheckError, bind_sampler, compile_check, sweep
 from .samplers.data import set_data_root
 
 
@@ -37,10 +36,7 @@ def _stray_symbolic_dims(check: Check) -> str | None:
 def _bind_samplers(check: Check, dims: dict[str, Any]) -> None:
     """The samplers at one more sweep assignment (the expressions do not depend on it: parsed once)."""
     for name, spec in check.given.items():
-        try:
-            parse_sampler(spec, dims)
-        except SamplerError as exc:
-            raise CheckError(f"given {name}: {exc}", ("given", name)) from None
+        bind_sampler(name, spec, dims)
 
 
 def validate_registry(registry: Registry) -> list[Problem]:
@@ -62,7 +58,11 @@ def validate_registry(registry: Registry) -> list[Problem]:
                                     f"({', '.join(check.dims or {}) or 'none'})", cid, "check"))
             continue
         relation = "order" if check.relation == "order" else "relation"
-        assignments = _assignments(check)
+        try:
+            assignments = _assignments(check)
+        except CheckError as exc:
+            problems.append(Problem(registry.line_of(cid, "check.dims"), str(exc), cid, "check"))
+            continue
         for i, dims in enumerate(assignments):
             try:
                 if i == 0:

@@ -18,9 +18,15 @@ constants, Monte-Carlo expectations, existence.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import torch
+
+from .. import limits
 
 from ..checks import dsl
 from ..checks.compiled import CheckError, compile_check, sweep
@@ -40,7 +46,15 @@ def run_claim(claim: Claim, conventions: dict[str, str], budget: str = "default"
     start = time.perf_counter()
     res = Result(claim.id, Verdict.error, claim.expect)
     try:
-        _run(claim, BUDGETS[budget], seed, torch.device(device), res, dict(conventions))
+        with wall_clock_budget(limits.CLAIM_SECONDS.value):
+            _run(claim, BUDGETS[budget], seed, torch.device(device), res, dict(conventions))
+    except ClaimOverBudget as exc:
+        if res.verdict is Verdict.refuted and res.witness is not None:
+            res.message += f"; a later step was stopped: {exc}"
+        else:
+            res.verdict, res.message = Verdict.error, str(exc)
+    except MemoryError:
+        res.verdict, res.message = Verdict.error, "out of memory (lower the sizes of the check)"
     except (CheckError, dsl.DSLError) as exc:
         res.verdict, res.message = Verdict.error, str(exc)
     except Exception as exc:  # noqa: BLE001 - a crashing check must not stop the other claims
@@ -54,6 +68,34 @@ def run_claim(claim: Claim, conventions: dict[str, str], budget: str = "default"
         res.message = f"the implementation agrees with this {claim.kind.value}: {res.message}"
     res.elapsed_s = time.perf_counter() - start
     return res
+
+
+class ClaimOverBudget(Exception):
+    """A claim ran past its wall-clock budget (an ``error`` of that claim; the others still run)."""
+
+
+@contextmanager
+def wall_clock_budget(seconds: float) -> Iterator[None]:
+    """Interrupt the claim after ``seconds`` (SIGALRM; only in a main thread, where signals arrive: the
+    command line and the worker processes). A single long C call (one huge matmul) ends before the alarm
+    is seen: the element caps keep every such call short."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def over(signum, frame):
+        cap = limits.CLAIM_SECONDS
+        raise ClaimOverBudget(f"stopped at the cap of {seconds:g} {cap.name} (raise it with the environment "
+                              f"variable {cap.env}=N)")
+
+    previous = signal.signal(signal.SIGALRM, over)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # kinds whose check can only show that the code realises what the document sets up

@@ -7,6 +7,9 @@ import multiprocessing as mp
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
+from ..registry import Verdict
+from .result import Result
+
 _REG = None
 _PRELOAD = ["pyverify.engine.claim", "pyverify.provers.symbolic", "pyverify.provers.interval", "pyverify.engine.necessity"]
 
@@ -61,7 +64,12 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
                              initargs=(reg if server else None,)) as pool:
         futures = {pool.submit(_one, (c.id, budget, seed, device)): c.id for c in work}
         for fut in as_completed(futures):
-            res = fut.result()
+            try:
+                res = fut.result()
+            except Exception as exc:  # noqa: BLE001 - a worker killed (out of memory): that claim's error only
+                cid = futures[fut]
+                res = Result(cid, Verdict.error, reg.claims[cid].expect,
+                             message=f"the worker process checking this claim failed: {type(exc).__name__}: {exc}")
             if bar is not None:
                 bar.set_postfix_str(res.id)
                 bar.update()

@@ -11,6 +11,7 @@ mended registry does not keep stale excuses).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -20,6 +21,10 @@ from .models import Claim, Location, Problem, Registry
 
 _TIER_RE = re.compile(r"^T(\d+)('?)\.(\d+)(bis)?$")
 _S_RE = re.compile(r"^S(\d+)(\..*)?$")
+# beyond this many simple cycles (their number grows exponentially: 14 claims depending on each other
+# have billions), cycles are reported as strongly connected components instead
+MAX_CYCLES = 50
+MAX_SHOWN = 12  # claims named in a component's message
 
 
 def tier_of(claim_id: str) -> float | None:
@@ -79,13 +84,7 @@ def _faults(registry: Registry, g: nx.DiGraph) -> list[Fault]:
             if t_self is not None and t_dep is not None and t_dep > t_self:
                 faults.append(Fault(cid, "forward-dep", dep,
                                     f"tier {tier_label(cid)} statement depends on {dep} of later tier {tier_label(dep)}"))
-    for cycle in nx.simple_cycles(g):
-        # report the cycle once, on its first claim in document order; a `cycle` finding on any of its edges accepts it
-        first = min(range(len(cycle)), key=lambda i: order_key(cycle[i]))
-        cycle = cycle[first:] + cycle[:first]
-        edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
-        text = " -> ".join(cycle + [cycle[0]])
-        faults.append(Fault(edges[0][0], "cycle", "|".join(f"{a}>{b}" for a, b in edges), f"dependency cycle {text}"))
+    faults.extend(_cycle_faults(g))
     definers: dict[tuple[str, str], list[str]] = {}
     for cid, claim in claims.items():
         for sym in claim.defines:
@@ -102,6 +101,31 @@ def _faults(registry: Registry, g: nx.DiGraph) -> list[Fault]:
             elif not reach.intersection(who):
                 faults.append(Fault(cid, "symbol-without-dep", sym,
                                     f"uses symbol {sym!r} defined in {', '.join(who)} but depends on none of them"))
+    return faults
+
+
+def _cycle_faults(g: nx.DiGraph) -> list[Fault]:
+    """Each simple cycle once, on its first claim in document order (a `cycle` finding on any of its edges
+    accepts it); when there are more than MAX_CYCLES, one fault per strongly connected component."""
+    cycles = list(itertools.islice(nx.simple_cycles(g), MAX_CYCLES + 1))
+    faults = []
+    if len(cycles) <= MAX_CYCLES:
+        for cycle in cycles:
+            first = min(range(len(cycle)), key=lambda i: order_key(cycle[i]))
+            cycle = cycle[first:] + cycle[:first]
+            edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+            text = " -> ".join(cycle + [cycle[0]])
+            faults.append(Fault(edges[0][0], "cycle", "|".join(f"{a}>{b}" for a, b in edges), f"dependency cycle {text}"))
+        return faults
+    for component in nx.strongly_connected_components(g):
+        members = sorted(component, key=order_key)
+        if len(members) == 1 and not g.has_edge(members[0], members[0]):
+            continue
+        edges = [(a, b) for a, b in g.subgraph(members).edges]
+        shown = ", ".join(members[:MAX_SHOWN]) + (f", ... ({len(members) - MAX_SHOWN} more)" if len(members) > MAX_SHOWN else "")
+        faults.append(Fault(members[0], "cycle", "|".join(f"{a}>{b}" for a, b in edges),
+                            f"dependency cycles among {len(members)} claims that all depend on each other "
+                            f"(a strongly connected component: {shown})"))
     return faults
 
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 import difflib
+import errno
+import stat
 from typing import Any, get_args
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from .. import limits
 from .models import (DEFAULT_REGISTRY, Claim, Document, Location, Problem, Registry, RegistryError)
 
 
@@ -50,23 +53,118 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def _read_yaml(path: Path, shown: str, problems: list[Problem]) -> Any:
+def _read_text(path: Path, shown: str, problems: list[Problem]) -> str | None:
+    """The file's text, refusing what is not a bounded regular file (a device, a FIFO, a symlink loop)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem(Location(shown, 0), f"cannot read file: {exc}", code="io"))
+        info = path.stat()  # follows symlinks: a loop raises here
+    except (OSError, RuntimeError) as exc:
+        why = "a symlink loop" if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP else str(exc)
+        problems.append(Problem(Location(shown, 0), f"cannot read file: {why}", code="io"))
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        problems.append(Problem(Location(shown, 0), "not a regular file (a registry is a YAML file or a folder of them)", code="io"))
+        return None
+    if info.st_size > limits.FILE_BYTES.value:
+        problems.append(Problem(Location(shown, 0), limits.FILE_BYTES.message(info.st_size, "file size"), code="io"))
         return None
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
+        with path.open("rb") as f:
+            data = f.read(int(limits.FILE_BYTES.value) + 1)  # the file may grow after stat
+    except OSError as exc:
+        problems.append(Problem(Location(shown, 0), f"cannot read file: {exc}", code="io"))
+        return None
+    if len(data) > limits.FILE_BYTES.value:
+        problems.append(Problem(Location(shown, 0), limits.FILE_BYTES.message(len(data), "file size"), code="io"))
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _line_col(data[: exc.start].decode("utf-8", "replace"), len(data[: exc.start].decode("utf-8", "replace")))
+        problems.append(Problem(Location(shown, line), f"column {col}: not UTF-8 text (byte {data[exc.start]:#04x})", code="io"))
+        return None
+
+
+def _char(c: Any) -> str:
+    return repr(chr(c) if isinstance(c, int) else c)
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    before = text[:index]
+    return before.count("\n") + 1, index - (before.rfind("\n") + 1) + 1
+
+
+def _nesting_problem(text: str) -> tuple[int, str] | None:
+    """Deeper nesting than the cap, found from the parser's events before anything is built (the
+    composer recurses once per level: 20 000 levels would exhaust the stack)."""
+    depth, cap = 0, limits.YAML_DEPTH.value
+    for event in yaml.parse(text, Loader=_LineLoader):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > cap:
+                return event.start_mark.line + 1, limits.YAML_DEPTH.message(depth, "nesting")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    return None
+
+
+def _expanded_size(node: Any, budget: int) -> int:
+    """Nodes of the loaded data with aliases expanded (a billion-laughs file is tiny until expanded),
+    counted up to ``budget`` + 1 with memo per shared object."""
+    seen: dict[int, int] = {}
+
+    def count(x: Any) -> int:
+        if isinstance(x, (dict, list)):
+            key = id(x)
+            if key in seen:
+                return seen[key]
+            items = list(x.items()) if isinstance(x, dict) else x
+            total = 1
+            for item in items:
+                total += sum(count(v) for v in item) if isinstance(x, dict) else count(item)
+                if total > budget:
+                    break
+            seen[key] = total
+            return total
+        return 1
+
+    return min(count(node), budget + 1)
+
+
+def _read_yaml(path: Path, shown: str, problems: list[Problem]) -> Any:
+    text = _read_text(path, shown, problems)
+    if text is None:
+        return None
+    try:
+        deep = _nesting_problem(text)
+        if deep:
+            problems.append(Problem(Location(shown, deep[0]), deep[1], code="yaml"))
+            return None
+        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
     except _DuplicateKey as exc:
         problems.append(Problem(Location(shown, exc.line), f"duplicate key {exc.key!r}", code="yaml"))
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
-        problems.append(Problem(Location(shown, line), f"YAML error: {exc.problem or exc}", code="yaml"))
+        col = f" (column {mark.column + 1})" if mark else ""
+        problems.append(Problem(Location(shown, line), f"YAML error{col}: {exc.problem or exc}", code="yaml"))
+        return None
+    except yaml.reader.ReaderError as exc:  # a control character: the reader gives its position only
+        line, col = _line_col(text, exc.position)
+        problems.append(Problem(Location(shown, line), f"column {col}: control character {_char(exc.character)} is not allowed in YAML", code="yaml"))
+        return None
     except yaml.YAMLError as exc:
         problems.append(Problem(Location(shown, 0), f"YAML error: {exc}", code="yaml"))
-    return None
+        return None
+    except RecursionError:
+        problems.append(Problem(Location(shown, 0), limits.YAML_DEPTH.message(limits.YAML_DEPTH.value + 1, "nesting"), code="yaml"))
+        return None
+    budget = int(limits.YAML_NODES.value)
+    size = _expanded_size(data, budget)
+    if size > budget:
+        problems.append(Problem(Location(shown, 1), limits.YAML_NODES.message(size, "the file expands (aliases included) to"), code="yaml"))
+        return None
+    return data
 
 
 def _model_fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
@@ -115,7 +213,7 @@ def _pydantic_problems(exc: ValidationError, raw: _LineDict, shown: str, claim_i
             else:
                 break
         where = ".".join(str(p) for p in loc) or "claim"
-        msg = err["msg"]
+        msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             accepted = _model_fields_at(model, tuple(loc))
             close = difflib.get_close_matches(str(loc[-1]), accepted, n=1)
@@ -139,8 +237,10 @@ def _nested_key_lines(node: Any, prefix: str, out: dict[str, int]) -> None:
 
 
 def registry_files(path: Path) -> list[Path]:
+    """The YAML files of a folder (a file is its own registry). Symlinks count with their name: a
+    broken link or a loop is then refused with a message, not silently skipped."""
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+        return sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and (p.is_file() or p.is_symlink()))
     return [path]
 
 
@@ -148,7 +248,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
     """Load a registry from a YAML file or a folder of them; raise RegistryError listing all problems."""
     root = Path(path) if path is not None else DEFAULT_REGISTRY
     problems: list[Problem] = []
-    if not root.exists():
+    if not root.exists() and not root.is_symlink():
         raise RegistryError([Problem(Location(str(root), 0), "no such registry file or folder", code="io")])
     files = registry_files(root)
     if not files:

@@ -14,7 +14,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat, StrictInt, create_model, field_validator, model_validator
+from .. import limits
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat, StrictInt, create_model, field_validator, model_validator
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_REGISTRY = PROJECT_ROOT / "claims"
@@ -160,10 +161,22 @@ class Order(_Strict):
         return self.direction or ("zero" if self.values[-1] < self.values[0] else "infinity")
 
 
+def _within_cap(cap: limits.Cap, what: str):
+    """A validator: the number is inside ``cap`` (read when the registry loads, so the variable applies)."""
+    def check(value: Any) -> Any:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            try:
+                cap.check(value, what)
+            except limits.CapExceeded as exc:
+                raise ValueError(str(exc)) from None
+        return value
+    return check
+
+
 class Symbolic(_Strict):
     """Also prove the identity with SymPy at the given (small) sweep values; default the smallest."""
 
-    dims: dict[VariableName, Number] | None = None
+    dims: dict[VariableName, Annotated[Number, AfterValidator(_within_cap(limits.SYMBOLIC_DIM, "symbolic dimension"))]] | None = None
 
 
 class Check(BaseModel):
@@ -180,10 +193,10 @@ class Check(BaseModel):
     assume: str | list[str] | None = None
     assert_: str | None = Field(default=None, alias="assert")
     relation: Literal["auto", "identity", "bound", "order", "constant", "expectation", "exists"] = "auto"
-    tol: float | None = None
+    tol: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     order: Order | None = None
     baseline: str | None = None
-    samples: int | None = Field(default=None, gt=0)
+    samples: Annotated[StrictInt, Field(gt=0), AfterValidator(_within_cap(limits.SAMPLES, "samples"))] | None = None
     symbolic: Symbolic | None = None
     not_checkable: str | None = None
     constant: ConstantSpec | None = None
@@ -221,7 +234,7 @@ class LeanLink(_Strict):
 
 
 class Claim(_Strict):
-    id: str = Field(pattern=ID_PATTERN)
+    id: str = Field(pattern=ID_PATTERN, max_length=limits.ID_LENGTH)
     title: str
     document: str
     locator: str

@@ -1,0 +1,75 @@
+"""Resource caps: what one claim may ask of the machine, so a registry cannot exhaust it.
+
+Each cap has a name, a default and an environment variable that raises it (for a deliberate large
+run); every message that reports a cap names the variable. The defaults leave the project's own
+registry well inside (its largest instance has ~2.4e5 elements, its longest claim runs a few seconds).
+
+This module imports nothing from the project: the registry, the checks and the engine all read it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+
+class CapExceeded(ValueError):
+    """A request over a resource cap; the message names the cap and how to raise it."""
+
+
+@dataclass(frozen=True)
+class Cap:
+    name: str  # what is capped, in words
+    env: str  # the environment variable that sets it
+    default: float
+
+    @property
+    def value(self) -> float:
+        raw = os.environ.get(self.env)
+        if raw is None:
+            return self.default
+        try:
+            value = float(raw)
+        except ValueError:
+            return self.default
+        return value if value > 0 and math.isfinite(value) else self.default
+
+    def check(self, amount: float, what: str = "") -> None:
+        """Raise CapExceeded when ``amount`` is over the cap."""
+        if amount > self.value:
+            raise CapExceeded(self.message(amount, what))
+
+    def message(self, amount: float, what: str = "") -> str:
+        subject = f"{what}: " if what else ""
+        return (f"{subject}{_show(amount)} exceeds the cap of {_show(self.value)} {self.name} "
+                f"(raise it with the environment variable {self.env}=N)")
+
+
+def _show(x: float) -> str:
+    return f"{int(x)}" if x < 1e7 and float(x).is_integer() else f"{x:.3g}"
+
+
+ELEMENTS = Cap("elements per instance", "PYVERIFY_MAX_ELEMENTS", 1e6)
+BATCH_ELEMENTS = Cap("elements per batch", "PYVERIFY_MAX_BATCH_ELEMENTS", 5e7)
+ASSIGNMENTS = Cap("dims assignments per claim", "PYVERIFY_MAX_ASSIGNMENTS", 256)
+SAMPLES = Cap("Monte-Carlo samples", "PYVERIFY_MAX_SAMPLES", 1e6)
+REDUCTION_STEPS = Cap("evaluation steps of nested reductions", "PYVERIFY_MAX_REDUCTION_STEPS", 1e5)
+POWER_DIGITS = Cap("decimal digits of a power of numbers", "PYVERIFY_MAX_POWER_DIGITS", 300)
+SYMBOLIC_DIM = Cap("for a dimension of a symbolic proof", "PYVERIFY_MAX_SYMBOLIC_DIM", 12)
+CLAIM_SECONDS = Cap("seconds of wall-clock time per claim", "PYVERIFY_CLAIM_SECONDS", 900)
+FILE_BYTES = Cap("bytes per registry file", "PYVERIFY_MAX_FILE_BYTES", 8e6)
+YAML_NODES = Cap("YAML nodes per registry file (aliases expanded)", "PYVERIFY_MAX_YAML_NODES", 1e6)
+YAML_DEPTH = Cap("levels of YAML nesting", "PYVERIFY_MAX_YAML_DEPTH", 64)
+ID_LENGTH = 64  # characters of a claim id: an id is a label, not a payload
+
+ALL = (ELEMENTS, BATCH_ELEMENTS, ASSIGNMENTS, SAMPLES, REDUCTION_STEPS, POWER_DIGITS, SYMBOLIC_DIM,
+       CLAIM_SECONDS, FILE_BYTES, YAML_NODES, YAML_DEPTH)
+
+
+def power_digits(base: float, exponent: float) -> float:
+    """Decimal digits of |base ** exponent| (0 for bases whose powers stay small), without computing it."""
+    b = abs(float(base))
+    if b in (0.0, 1.0) or not math.isfinite(b):
+        return 0.0
+    return abs(float(exponent) * math.log10(b))
