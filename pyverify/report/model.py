@@ -114,6 +114,8 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
             "findings": [f.model_dump(exclude_none=True) for f in claim.findings],
             "formal": formal.get(cid, {}).get("formal", "none"),
             "lean": formal.get(cid, {}).get("lean") or _lean_name(claim.lean),
+            "lean_file": formal.get(cid, {}).get("file"),
+            "lean_line": formal.get(cid, {}).get("line"),
             "reviewed": claim.expect is not None,
             "matches": (r.matches if r else None),
             "file": registry.locations[cid].file,

@@ -84,6 +84,8 @@ CLAIM = _object({
     "findings": {"type": "array", "items": {"type": "object"}},
     "formal": _STR,
     "lean": _NSTR,
+    "lean_file": _NSTR,
+    "lean_line": {"type": ["integer", "null"]},
     "reviewed": {"type": "boolean"},
     "matches": {"type": ["boolean", "null"]},
     "file": _STR,
