@@ -13,6 +13,7 @@ implementation users run, not a second copy of the mathematics.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -114,6 +115,22 @@ def _max_comm(L: torch.Tensor) -> torch.Tensor:
     """max_{k,l} ||[L_k, L_l]||_2 over a family L (d_c, d, d)."""
     c = L.unsqueeze(0) @ L.unsqueeze(1) - L.unsqueeze(1) @ L.unsqueeze(0)
     return torch.linalg.matrix_norm(c, ord=2).amax()
+
+
+@functools.lru_cache(maxsize=16)
+def _synthetic_mu_cached(n: int, V: int, N: int, regimes: int, seed: int) -> torch.Tensor:
+    corpus = positional.synthetic_corpus(n=n, V=V, N=N, regimes=regimes, seed=seed)
+    return positional.positional_distributions(corpus, n, V)
+
+
+def _synthetic_mu(n, V, N, regimes, seed) -> torch.Tensor:
+    """Empirical positional distributions (n, V) of the reconstructed synthetic corpus of PE Sec. 6.1.
+
+    Deterministic in its integer arguments; cached because a check evaluates its `where` once per
+    instance and sampling N sequences each time would dominate the run. A copy is returned so that no
+    caller can alter the cached tensor.
+    """
+    return _synthetic_mu_cached(int(n), int(V), int(N), int(regimes), int(seed)).clone()
 
 
 def _rotation_angle(q: torch.Tensor) -> torch.Tensor:
@@ -224,6 +241,7 @@ VOCABULARY: dict[str, Function] = {
     "gram": Function(positional.double_centred_gram, "B = -1/2 H (D o D) H, eq. (5)"),
     "fisher_rao": Function(lambda mu, validate=False: positional.fisher_rao(mu, validate=False), "Fisher-Rao geodesic distance matrix"),
     "low_rank_factor": Function(lambda P, r: positional.low_rank_factor(P, int(r))[0], "A of P ~ A B^T"),
+    "synthetic_mu": Function(_synthetic_mu, "positional distributions (n, V) of the reconstructed synthetic corpus (n, V, N, regimes, seed)"),
     # --- extras: espr-derivation ---
     "relative_defect": Function(rotations.relative_defect, "T8'.7 integrand |Pi R_sp(r)^T R_sp(r + delta) Pi - Pi R_STR(delta) Pi| (P=, Pi=, convention=)"),
     "joint_block_U": Function(lambda L: rotations.joint_block_decomposition(L)[0], "T2.3 computed from L alone: orthogonal U of the joint block form"),
