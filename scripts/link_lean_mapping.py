@@ -34,9 +34,14 @@ def load_mapping(folder: Path) -> tuple[dict[str, dict], list[str]]:
     for path in sorted(folder.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         for cid, entry in data.items():
-            if not isinstance(entry, dict) or entry.get("statement") is None:
+            if not isinstance(entry, dict):
                 continue
-            fields = {k: entry[k] for k in LeanLink.model_fields if entry.get(k) is not None}
+            if entry.get("statement") is None:
+                if not str(entry.get("skipped") or "").strip():
+                    continue  # neither a statement nor a reason: nothing to record
+                fields = {"skipped": str(entry["skipped"]).strip()}
+            else:
+                fields = {k: entry[k] for k in LeanLink.model_fields if entry.get(k) is not None and k != "skipped"}
             try:
                 LeanLink.model_validate(fields)
             except ValidationError as exc:
@@ -51,7 +56,7 @@ def load_mapping(folder: Path) -> tuple[dict[str, dict], list[str]]:
 def render(fields: dict, indent: str) -> list[str]:
     """The ``lean:`` block at the entry's key indentation."""
     ordered = {k: fields[k] for k in ("statement", "theorem", "negation", "hypotheses", "constants", "reading",
-                                      "differs") if k in fields and fields[k] not in ({}, None)}
+                                      "differs", "skipped") if k in fields and fields[k] not in ({}, None)}
     body = yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
     return [f"{indent}lean:\n"] + [f"{indent}  {line}\n" for line in body.splitlines()]
 

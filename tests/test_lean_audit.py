@@ -254,6 +254,34 @@ def test_mapping_both_ways_and_deps(tmp_path, make_registry):
     assert "S2: the proof N.two uses S1, which deps of S2 do not list" in problems
 
 
+def test_definition_claims_link_defs_and_skips_carry_reasons(tmp_path, make_registry):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "A.lean").write_text(
+        "namespace N\n/-- **S1** -/\ndef double (x : Nat) : Nat := x + x\n"
+        "/-- **S2** -/\ntheorem two : double 1 = 2 := by\n  unfold double\n  rfl\n"
+        "/-- **S3** -/\ntheorem three : double 0 = 0 := by\n  unfold double\n  rfl\nend N\n")
+    text = "claims:\n" + claim_yaml("S1", kind="definition", extra="lean: {statement: N.double}\n")
+    # planted: an identity linked to a def (a def states nothing)
+    text += claim_yaml("S4", extra="lean: {statement: N.double}\n")
+    text += claim_yaml("S2", extra="lean: N.two\n")  # uses S1's def without listing S1
+    text += claim_yaml("S8", deps="[S1]", kind="remark")
+    text += claim_yaml("S3", deps="[S8]", extra="lean: N.three\n")  # S1's def reached through S8
+    text += claim_yaml("S5", extra="lean: {skipped: the printed statement is cut off}\n")
+    audit = audit_project(load_registry(make_registry({"a.yaml": text})), lean)
+    problems = "\n".join(audit.mapping_problems)
+    assert "S1:" not in problems and "S5:" not in problems and "S3:" not in problems
+    assert "S4: N.double is a definition, not a statement" in problems
+    assert "S2: the proof N.two uses S1, which deps of S2 do not list" in problems
+    assert audit.skipped == {"S5": "the printed statement is cut off"}
+    assert {r["id"]: r["formal"] for r in audit.claims}["S1"] == "stated"
+    with pytest.raises(RegistryError):  # neither a statement nor a reason
+        load_registry(make_registry({"b.yaml": "claims:\n" + claim_yaml("S6", extra="lean: {reading: same}\n")}))
+    with pytest.raises(RegistryError):  # a skipped claim names no theorem
+        load_registry(make_registry({"c.yaml": "claims:\n" + claim_yaml(
+            "S7", extra="lean: {skipped: cut, theorem: N.two}\n")}))
+
+
 # ------------------------------------------------------------------------------------------ names
 def test_unlisted_external_names_are_reported(tmp_path, make_registry):
     lean = _lean_dir(tmp_path, "faithful")
@@ -316,4 +344,5 @@ def test_link_script_edits_a_copy_and_keeps_comments(tmp_path, make_registry):
     reg = load_registry(root)
     assert reg.claims["S12.corrected"].lean.hypotheses == {"hx": "x"}
     assert reg.claims["S13.corrected"].lean.constants["C"].quantified == "before-data"
-    assert reg.claims["S14"].lean is None
+    # a skipped claim keeps its reason in the registry (the registry is the single source of the links)
+    assert reg.claims["S14"].lean.skipped == "no content" and reg.claims["S14"].lean.statement is None
