@@ -125,7 +125,9 @@ def declared_names(link: LeanLink | str) -> list[str]:
     return [n for n in (link.statement, link.theorem, link.negation) if n]
 
 
-DEFINING_KINDS = {Kind.definition, Kind.notation, Kind.algorithm}  # may be formalised by a def
+# claims a Lean def may formalise: what they introduce (a hypothesis becomes the predicate or set that
+# the statements using it assume) is defined, not asserted
+DEFINING_KINDS = {Kind.definition, Kind.notation, Kind.algorithm, Kind.hypothesis}
 
 
 def is_prop_statement(decl) -> bool:
@@ -155,7 +157,7 @@ def both_ways(registry: Registry, idx: LeanIndex, links: Links) -> list[str]:
         if stmt is not None and claim is not None and claim.kind not in DEFINING_KINDS \
                 and not is_prop_statement(stmt):
             problems.append(f"{cid}: {stmt.name} is a definition, not a statement, but {cid} is of kind "
-                            f"{claim.kind.value} (only definition, notation and algorithm claims are formalised by a def)")
+                            f"{claim.kind.value} (only definition, notation, algorithm and hypothesis claims are formalised by a def)")
     for decl in idx.declarations:
         cited = cited_claim(decl.doc)
         is_statement = decl.kind == "def" and decl.short.endswith("Statement")
