@@ -188,9 +188,34 @@ def test_unmapped_hypotheses_are_flagged(tmp_path, make_registry):
         "UniformConstantStatement", "uniform_constant", "{hq: q}"))
     audit = audit_project(load_registry(make_registry({"a.yaml": text})), _lean_dir(tmp_path, "faithful"))
     messages = [f.message for f in audit.findings if f.kind == "unmapped-hypothesis"]
-    assert any("hx has no counterpart" in m for m in messages)
+    # `none (why)` is a note (the engine never tests it, and the mapping says why), not a finding
+    assert not any("hx" in m for m in messages)
+    assert any("hx has no counterpart in the numeric check (none (the check draws" in n for n in audit.notes)
     assert any("hq maps to 'q', which the check of S13.corrected does not have" in m for m in messages)
     assert any("names hypothesis hq, which is not" in p for p in audit.mapping_problems)
+    # planted: a bare `none` (no reason) is a finding; a sampler's parameter is a name of the check
+    bare = claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK.replace("'vec(3)'", "'vec(3, hi=eps)'") + _link(
+        "UnitBoundStatement", "unit_bound", "{hx: none, x: eps}"))
+    audit = audit_project(load_registry(make_registry({"b.yaml": "claims:\n" + bare})), tmp_path / "lean")
+    messages = [f.message for f in audit.findings if f.kind == "unmapped-hypothesis"]
+    assert any("hx has no counterpart" in m and "does not say why" in m for m in messages)
+    assert not any("hypothesis x " in m for m in messages)
+
+
+def test_exists_bound_proofs_are_not_hypotheses_and_helper_binders_are_keys(tmp_path, make_registry):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "A.lean").write_text(
+        "namespace N\ndef Bound (C : Nat) : Prop := ∀ (T : Nat), 0 < T → T ≤ C * T\n"
+        "/-- **S1** -/\ndef OneStatement : Prop := ∃ (m : Nat) (h : m = 1), Bound m\nend N\n")
+    check = "check:\n  given: {x: 'vec(3)'}\n  assert: 'norm(x) >= 0'\n"
+    ok = claim_yaml("S1", extra=check + "lean: {statement: N.OneStatement, hypotheses: {T: x, '0 < T': x}}\n")
+    audit = audit_project(load_registry(make_registry({"a.yaml": "claims:\n" + ok})), lean)
+    assert audit.mapping_problems == []
+    assert not any("binder h" in f.message for f in audit.findings)
+    planted = ok.replace("'0 < T': x", "'0 < U': x")  # a key that is no hypothesis, not even of the helper
+    audit = audit_project(load_registry(make_registry({"b.yaml": "claims:\n" + planted})), lean)
+    assert any("names hypothesis 0 < U" in p for p in audit.mapping_problems)
 
 
 def test_reading_differs_is_required(tmp_path, make_registry):

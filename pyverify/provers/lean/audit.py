@@ -144,6 +144,7 @@ def audit_project(registry: Registry, lean_root: Path, mapping_dir: Path | None 
         _check_hypothesis_names(idx, decl, cid, structured, result)
         claim = registry.claims[cid]
         result.findings.extend(vacuity.unmapped_hypotheses(cid, claim, structured, decl.name))
+        result.notes.extend(vacuity.untested_hypotheses(cid, structured))
         if count_models is not None:  # the engine's draws (handed in: the provers do not import the engine)
             result.findings.extend(vacuity.sampled_vacuity(cid, claim, registry.conventions.get(cid, {}),
                                                            count_models, declaration=decl.name))

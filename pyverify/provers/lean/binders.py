@@ -223,21 +223,22 @@ def _atoms(node: Node) -> list[Node]:
     return [a for child in node.children for a in _atoms(child)]
 
 
-def binders_of(node: Node, expand=None, _depth: int = 0) -> list[Binder]:
+def binders_of(node: Node, expand=None, _depth: int = 0, universal_only: bool = False) -> list[Binder]:
     """All binders of the positive positions (the statement's variables and named hypotheses);
-    ``expand(atom)`` may return the Node of a helper definition an atom names, to look through it."""
+    ``expand(atom)`` may return the Node of a helper definition an atom names, to look through it.
+    ``universal_only``: the ∀-bound ones (an ∃-bound proof ``∃ h : a = b, ..`` is a conclusion)."""
     out: list[Binder] = []
-    if node.kind == "quant":
+    if node.kind == "quant" and not (universal_only and node.quantifier == "∃"):
         out.extend(node.binders)
     if node.kind in ("quant", "and"):
         for child in node.children:
-            out.extend(binders_of(child, expand, _depth))
+            out.extend(binders_of(child, expand, _depth, universal_only))
     elif node.kind == "imp":
-        out.extend(binders_of(node.children[-1], expand, _depth))
+        out.extend(binders_of(node.children[-1], expand, _depth, universal_only))
     elif node.kind == "atom" and expand is not None and _depth < 3:
         inner = expand(node)
         if inner is not None:
-            out.extend(binders_of(inner, expand, _depth + 1))
+            out.extend(binders_of(inner, expand, _depth + 1, universal_only))
     return out
 
 

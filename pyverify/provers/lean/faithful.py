@@ -168,7 +168,7 @@ def zero_forcing(decl: Declaration) -> list[str]:
 
 def hypothesis_binders(decl: Declaration) -> list[Binder]:
     node = statement_prop(decl)
-    return [b for b in binders_of(node) if b.role == "hypothesis"] if node is not None else []
+    return [b for b in binders_of(node, universal_only=True) if b.role == "hypothesis"] if node is not None else []
 
 
 
