@@ -161,6 +161,12 @@ def test_satisfiable_hypotheses_are_not_suspect():
     decl = index_text("theorem t (x : ℝ) (f : ℝ → ℝ) (hx : 0 ≤ x) (hf : ∀ y, f y ≤ 1) (h2 : x ≤ 2) : x ≤ 3 := by\n"
                       "  linarith\n", "t.lean")[0]
     assert zero_forcing(decl) == []
+    # a case of the conclusion (`(∀ k, lam k = 0) → ...` beside the other case) is no assumption on the inputs
+    cases = ("def S : Prop := ∀ (lam : ℕ → ℝ), ((∃ k, lam k ≠ 0) → 0 ≤ 1) ∧ ((∀ k, lam k = 0) → 0 ≤ 1)\n")
+    assert zero_forcing(index_text(cases, "t.lean")[0]) == []
+    # ... but the same implication as the statement's own hypothesis is (planted)
+    forced = "def S : Prop := ∀ (lam : ℕ → ℝ), (∀ k, lam k = 0) → 0 ≤ 1\n"
+    assert any("vanish for every k" in r for r in zero_forcing(index_text(forced, "t.lean")[0]))
 
 
 def test_per_parameter_constant_may_follow_its_parameters_only(tmp_path, make_registry):

@@ -242,26 +242,28 @@ def binders_of(node: Node, expand=None, _depth: int = 0, universal_only: bool = 
     return out
 
 
-def hypotheses_of(node: Node, expand=None, _depth: int = 0) -> list[Node]:
+def hypotheses_of(node: Node, expand=None, _depth: int = 0, cases: bool = True) -> list[Node]:
     """Every hypothesis the statement makes, as propositions: hypothesis binders' types, antecedents of
-    implications, binder predicates; conjunctions split (through helper definitions with ``expand``)."""
+    implications, binder predicates; conjunctions split (through helper definitions with ``expand``).
+    ``cases=False`` leaves out the antecedents inside a conjunct of the conclusion (``(P → A) ∧ (¬P → B)``:
+    cases of the conclusion, not assumptions on every input)."""
     out: list[Node] = []
     if node.kind == "quant":
         if node.quantifier == "∀":
             out.extend(node.guards)
             out.extend(parse_prop(b.type) for b in node.binders if b.role == "hypothesis" and b.type)
         for child in node.children:
-            out.extend(hypotheses_of(child, expand, _depth))
+            out.extend(hypotheses_of(child, expand, _depth, cases))
     elif node.kind == "imp":
         out.extend(node.children[:-1])
-        out.extend(hypotheses_of(node.children[-1], expand, _depth))
-    elif node.kind == "and":
+        out.extend(hypotheses_of(node.children[-1], expand, _depth, cases))
+    elif node.kind == "and" and cases:
         for child in node.children:
-            out.extend(hypotheses_of(child, expand, _depth))
+            out.extend(hypotheses_of(child, expand, _depth, cases))
     elif node.kind == "atom" and expand is not None and _depth < 3:
         inner = expand(node)
         if inner is not None:
-            out.extend(hypotheses_of(inner, expand, _depth + 1))
+            out.extend(hypotheses_of(inner, expand, _depth + 1, cases))
     flat: list[Node] = []
     for h in out:
         flat.extend(h.children if h.kind == "and" else [h])

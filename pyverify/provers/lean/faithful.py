@@ -134,7 +134,7 @@ def zero_forcing(decl: Declaration) -> list[str]:
     data = {b.name for b in binders_of(node) if b.role == "data"}
     reasons: list[str] = []
     facts: set[tuple[str, str, str]] = set()
-    for hyp in hypotheses_of(node):
+    for hyp in hypotheses_of(node, cases=False):
         inner, bound = hyp, []
         while inner.kind == "quant" and inner.quantifier == "∀":
             bound.extend(b.name for b in inner.binders)
