@@ -322,6 +322,17 @@ def test_unlisted_external_names_are_reported(tmp_path, make_registry):
     assert audit_sources(lean, names_dir=lean / "mathlib-names").unknown_names == []
 
 
+def test_projections_of_listed_names_and_integral_binders_are_known():
+    from pyverify.provers.lean.names import unknown_names
+
+    decls = index_text("theorem t (f : ℕ × ℕ → ℝ) : (∫ p, f (p.1, p.2)) = 0 ∧ 0 < 1 := by\n"
+                       "  exact ⟨Real.sqrt_pos.mpr le_refl.symm, Real.cos_pi.symm.le⟩\n", "t.lean")
+    found = [n["name"] for n in unknown_names(decls, {"Real.sqrt_pos", "le_refl"})]
+    # the projections .mpr/.symm/.le are stripped and the ∫-bound p is local; the planted unlisted
+    # Real.cos_pi is still reported (under its own name)
+    assert found == ["Real.cos_pi"]
+
+
 # ------------------------------------------------------------------------------------------ build
 def test_build_errors_are_attributed_to_declarations():
     decls = index_text((FIXTURES / "planted" / "Planted.lean").read_text(), "lean/Fixture/Planted.lean")
