@@ -187,6 +187,25 @@ def test_per_parameter_constant_may_follow_its_parameters_only(tmp_path, make_re
     assert "depends_on tau" in findings("[tau]")[0].message
 
 
+def test_model_counter_skips_instances_that_raise(make_registry):
+    from pyverify.provers.lean.vacuity import sampled_vacuity
+
+    inv_check = ("check:\n  given: {X: 'mat(n, hi=3)'}\n  assume: 'sigma_min(X) >= 0.05'\n"
+                 "  assert: 'inv(X).T == inv(X.T)'\n  dims: {n: [2]}\n")
+    # planted: every instance raises (X - X is singular), so no draw can be judged
+    dead_check = inv_check.replace("inv(X).T == inv(X.T)", "inv(X - X) == X")
+    text = "claims:\n" + claim_yaml("S1", extra=inv_check) + claim_yaml("S2", extra=dead_check)
+    reg = load_registry(make_registry({"a.yaml": text}))
+    draws, satisfied, nonzero, failed = count_models(reg.claims["S1"], reg.conventions.get("S1", {}), 0)
+    assert failed >= 1  # the zero draws make X singular: skipped, not fatal to the claim
+    assert 0 < nonzero <= satisfied <= draws - failed
+    assert sampled_vacuity("S1", reg.claims["S1"], reg.conventions.get("S1", {}), count_models) == []
+    counted = count_models(reg.claims["S2"], reg.conventions.get("S2", {}), 0)
+    assert counted == (draws, 0, 0, draws)
+    found = sampled_vacuity("S2", reg.claims["S2"], reg.conventions.get("S2", {}), count_models)
+    assert len(found) == 1 and "draws could not be evaluated and were skipped" in found[0].message
+
+
 def test_unmapped_hypotheses_are_flagged(tmp_path, make_registry):
     text = "claims:\n" + claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK + _link(
         "UnitBoundStatement", "unit_bound", "{hx: 'none (the check draws x without a constraint)'}"))

@@ -21,8 +21,9 @@ from collections.abc import Callable
 from ...registry import Claim, LeanLink, Verdict
 from .faithful import Finding
 
-# (claim, conventions, seed) -> (draws per assignment, draws meeting every assume, of those non-zero ones)
-ModelCounter = Callable[[Claim, dict, int], "tuple[int, int, int] | None"]
+# (claim, conventions, seed) -> (draws per assignment, draws meeting every assume, of those non-zero ones,
+# draws whose evaluation raised and were skipped)
+ModelCounter = Callable[[Claim, dict, int], "tuple[int, int, int, int] | None"]
 
 
 def check_names(claim: Claim) -> set[str]:
@@ -109,13 +110,15 @@ def sampled_vacuity(cid: str, claim: Claim, conventions: dict[str, str], count_m
         return [Finding(cid, "vacuity", f"the check could not be sampled to judge its hypotheses: {exc}", declaration)]
     if counted is None:
         return []
-    draws, satisfied, nonzero = counted
+    draws, satisfied, nonzero, failed = counted
+    skipped = f" ({failed} draws could not be evaluated and were skipped)" if failed else ""
     if satisfied == 0:
         return [Finding(cid, "vacuity", f"no instance of {draws} draws per assignment satisfies the check's "
-                        "assumes: the mapped hypotheses look unsatisfiable", declaration)]
+                        f"assumes{skipped}: the mapped hypotheses look unsatisfiable", declaration)]
     if nonzero == 0:
         return [Finding(cid, "vacuity", f"only instances with every input ≈ 0 satisfy the check's assumes "
-                        f"({satisfied} such draws): the mapped hypotheses force the zero instance", declaration)]
+                        f"({satisfied} such draws{', ' + str(failed) + ' draws skipped' if failed else ''}): the mapped "
+                        "hypotheses force the zero instance", declaration)]
     return []
 
 
