@@ -1,12 +1,19 @@
-"""Link the registry to the Lean sources: write each claim's ``lean:`` block from ``lean/mapping/*.yaml``.
+"""Merge a Lean writer's mapping folder into the registry: write each claim's ``lean:`` block.
 
-A dev tool (run at merge time). It edits the registry's YAML *text*, so comments and formatting stay:
-in each claim entry an existing ``lean:`` key (with its nested block) is replaced, else the block goes
-just before ``expect:`` or at the end of the entry. Entries whose mapping has ``statement: null`` are
-skipped (and keep no ``lean:``), as are keys outside the mapping format. Every block is validated with
-the registry's own model (``LeanLink``) before anything is written.
+The registry's ``lean:`` blocks are the single source of the claim <-> Lean links (the audit reads
+nothing else by default). A Lean writer may hand in a folder of ``*.yaml`` files in the same format
+(one key per claim id: statement, theorem, negation, hypotheses, constants, reading, differs, or
+``statement: null`` with ``skipped: <why>``); this dev tool writes them into the registry, after which
+the folder is deleted (a file that drives nothing would drift). ``pyverify lean --mapping DIR`` audits
+such a folder before it is merged.
 
-    python scripts/link_lean_mapping.py [--claims claims] [--mapping lean/mapping] [--dry-run]
+It edits the registry's YAML *text*, so comments and formatting stay: in each claim entry an existing
+``lean:`` key (with its nested block) is replaced, else the block goes just before ``expect:`` or at the
+end of the entry. An entry with ``statement: null`` becomes ``lean: {skipped: <why>}`` (nothing when it
+gives no reason); keys outside the format are dropped. Every block is validated with the registry's own
+model (``LeanLink``) before anything is written.
+
+    python scripts/link_lean_mapping.py --mapping DIR [--claims claims] [--dry-run]
 """
 
 from __future__ import annotations
@@ -113,7 +120,7 @@ def _without_lean(entry: list[str], key_indent: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--claims", type=Path, default=ROOT / "claims")
-    ap.add_argument("--mapping", type=Path, default=ROOT / "lean" / "mapping")
+    ap.add_argument("--mapping", type=Path, required=True, help="the folder of mapping *.yaml files to merge")
     ap.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
     args = ap.parse_args(argv)
     links, problems = load_mapping(args.mapping)
