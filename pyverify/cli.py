@@ -363,7 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sources", type=Path, default=None,
                    help="audit the Lean files under this path instead (another project: no registry, no mapping)")
     p.add_argument("--mapping", type=Path, default=None,
-                   help="also read claim links from these lean/mapping/*.yaml files (they override the registry's)")
+                   help="also read claim links from the mapping *.yaml files of this folder (a Lean writer's, "
+                   "before scripts/link_lean_mapping.py merges them; they override the registry's)")
     p.add_argument("--names", type=Path, default=None, help="folder of the *.tsv name lists (default lean/mathlib-names)")
     p.add_argument("--no-sampling", action="store_true", help="skip the engine's draws in the vacuity audit")
     p.add_argument("--format", choices=["text", "json"], default="text")

@@ -1,12 +1,19 @@
-"""Link the registry to the Lean sources: write each claim's ``lean:`` block from ``lean/mapping/*.yaml``.
+"""Merge a Lean writer's mapping folder into the registry: write each claim's ``lean:`` block.
 
-A dev tool (run at merge time). It edits the registry's YAML *text*, so comments and formatting stay:
-in each claim entry an existing ``lean:`` key (with its nested block) is replaced, else the block goes
-just before ``expect:`` or at the end of the entry. Entries whose mapping has ``statement: null`` are
-skipped (and keep no ``lean:``), as are keys outside the mapping format. Every block is validated with
-the registry's own model (``LeanLink``) before anything is written.
+The registry's ``lean:`` blocks are the single source of the claim <-> Lean links (the audit reads
+nothing else by default). A Lean writer may hand in a folder of ``*.yaml`` files in the same format
+(one key per claim id: statement, theorem, negation, hypotheses, constants, reading, differs, or
+``statement: null`` with ``skipped: <why>``); this dev tool writes them into the registry, after which
+the folder is deleted (a file that drives nothing would drift). ``pyverify lean --mapping DIR`` audits
+such a folder before it is merged.
 
-    python scripts/link_lean_mapping.py [--claims claims] [--mapping lean/mapping] [--dry-run]
+It edits the registry's YAML *text*, so comments and formatting stay: in each claim entry an existing
+``lean:`` key (with its nested block) is replaced, else the block goes just before ``expect:`` or at the
+end of the entry. An entry with ``statement: null`` becomes ``lean: {skipped: <why>}`` (nothing when it
+gives no reason); keys outside the format are dropped. Every block is validated with the registry's own
+model (``LeanLink``) before anything is written.
+
+    python scripts/link_lean_mapping.py --mapping DIR [--claims claims] [--dry-run]
 """
 
 from __future__ import annotations
@@ -34,9 +41,14 @@ def load_mapping(folder: Path) -> tuple[dict[str, dict], list[str]]:
     for path in sorted(folder.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         for cid, entry in data.items():
-            if not isinstance(entry, dict) or entry.get("statement") is None:
+            if not isinstance(entry, dict):
                 continue
-            fields = {k: entry[k] for k in LeanLink.model_fields if entry.get(k) is not None}
+            if entry.get("statement") is None:
+                if not str(entry.get("skipped") or "").strip():
+                    continue  # neither a statement nor a reason: nothing to record
+                fields = {"skipped": str(entry["skipped"]).strip()}
+            else:
+                fields = {k: entry[k] for k in LeanLink.model_fields if entry.get(k) is not None and k != "skipped"}
             try:
                 LeanLink.model_validate(fields)
             except ValidationError as exc:
@@ -51,7 +63,7 @@ def load_mapping(folder: Path) -> tuple[dict[str, dict], list[str]]:
 def render(fields: dict, indent: str) -> list[str]:
     """The ``lean:`` block at the entry's key indentation."""
     ordered = {k: fields[k] for k in ("statement", "theorem", "negation", "hypotheses", "constants", "reading",
-                                      "differs") if k in fields and fields[k] not in ({}, None)}
+                                      "differs", "skipped") if k in fields and fields[k] not in ({}, None)}
     body = yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
     return [f"{indent}lean:\n"] + [f"{indent}  {line}\n" for line in body.splitlines()]
 
@@ -108,7 +120,7 @@ def _without_lean(entry: list[str], key_indent: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--claims", type=Path, default=ROOT / "claims")
-    ap.add_argument("--mapping", type=Path, default=ROOT / "lean" / "mapping")
+    ap.add_argument("--mapping", type=Path, required=True, help="the folder of mapping *.yaml files to merge")
     ap.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
     args = ap.parse_args(argv)
     links, problems = load_mapping(args.mapping)

@@ -161,6 +161,12 @@ def test_satisfiable_hypotheses_are_not_suspect():
     decl = index_text("theorem t (x : ℝ) (f : ℝ → ℝ) (hx : 0 ≤ x) (hf : ∀ y, f y ≤ 1) (h2 : x ≤ 2) : x ≤ 3 := by\n"
                       "  linarith\n", "t.lean")[0]
     assert zero_forcing(decl) == []
+    # a case of the conclusion (`(∀ k, lam k = 0) → ...` beside the other case) is no assumption on the inputs
+    cases = ("def S : Prop := ∀ (lam : ℕ → ℝ), ((∃ k, lam k ≠ 0) → 0 ≤ 1) ∧ ((∀ k, lam k = 0) → 0 ≤ 1)\n")
+    assert zero_forcing(index_text(cases, "t.lean")[0]) == []
+    # ... but the same implication as the statement's own hypothesis is (planted)
+    forced = "def S : Prop := ∀ (lam : ℕ → ℝ), (∀ k, lam k = 0) → 0 ≤ 1\n"
+    assert any("vanish for every k" in r for r in zero_forcing(index_text(forced, "t.lean")[0]))
 
 
 def test_per_parameter_constant_may_follow_its_parameters_only(tmp_path, make_registry):
@@ -181,6 +187,25 @@ def test_per_parameter_constant_may_follow_its_parameters_only(tmp_path, make_re
     assert "depends_on tau" in findings("[tau]")[0].message
 
 
+def test_model_counter_skips_instances_that_raise(make_registry):
+    from pyverify.provers.lean.vacuity import sampled_vacuity
+
+    inv_check = ("check:\n  given: {X: 'mat(n, hi=3)'}\n  assume: 'sigma_min(X) >= 0.05'\n"
+                 "  assert: 'inv(X).T == inv(X.T)'\n  dims: {n: [2]}\n")
+    # planted: every instance raises (X - X is singular), so no draw can be judged
+    dead_check = inv_check.replace("inv(X).T == inv(X.T)", "inv(X - X) == X")
+    text = "claims:\n" + claim_yaml("S1", extra=inv_check) + claim_yaml("S2", extra=dead_check)
+    reg = load_registry(make_registry({"a.yaml": text}))
+    draws, satisfied, nonzero, failed = count_models(reg.claims["S1"], reg.conventions.get("S1", {}), 0)
+    assert failed >= 1  # the zero draws make X singular: skipped, not fatal to the claim
+    assert 0 < nonzero <= satisfied <= draws - failed
+    assert sampled_vacuity("S1", reg.claims["S1"], reg.conventions.get("S1", {}), count_models) == []
+    counted = count_models(reg.claims["S2"], reg.conventions.get("S2", {}), 0)
+    assert counted == (draws, 0, 0, draws)
+    found = sampled_vacuity("S2", reg.claims["S2"], reg.conventions.get("S2", {}), count_models)
+    assert len(found) == 1 and "draws could not be evaluated and were skipped" in found[0].message
+
+
 def test_unmapped_hypotheses_are_flagged(tmp_path, make_registry):
     text = "claims:\n" + claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK + _link(
         "UnitBoundStatement", "unit_bound", "{hx: 'none (the check draws x without a constraint)'}"))
@@ -188,9 +213,34 @@ def test_unmapped_hypotheses_are_flagged(tmp_path, make_registry):
         "UniformConstantStatement", "uniform_constant", "{hq: q}"))
     audit = audit_project(load_registry(make_registry({"a.yaml": text})), _lean_dir(tmp_path, "faithful"))
     messages = [f.message for f in audit.findings if f.kind == "unmapped-hypothesis"]
-    assert any("hx has no counterpart" in m for m in messages)
+    # `none (why)` is a note (the engine never tests it, and the mapping says why), not a finding
+    assert not any("hx" in m for m in messages)
+    assert any("hx has no counterpart in the numeric check (none (the check draws" in n for n in audit.notes)
     assert any("hq maps to 'q', which the check of S13.corrected does not have" in m for m in messages)
     assert any("names hypothesis hq, which is not" in p for p in audit.mapping_problems)
+    # planted: a bare `none` (no reason) is a finding; a sampler's parameter is a name of the check
+    bare = claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK.replace("'vec(3)'", "'vec(3, hi=eps)'") + _link(
+        "UnitBoundStatement", "unit_bound", "{hx: none, x: eps}"))
+    audit = audit_project(load_registry(make_registry({"b.yaml": "claims:\n" + bare})), tmp_path / "lean")
+    messages = [f.message for f in audit.findings if f.kind == "unmapped-hypothesis"]
+    assert any("hx has no counterpart" in m and "does not say why" in m for m in messages)
+    assert not any("hypothesis x " in m for m in messages)
+
+
+def test_exists_bound_proofs_are_not_hypotheses_and_helper_binders_are_keys(tmp_path, make_registry):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "A.lean").write_text(
+        "namespace N\ndef Bound (C : Nat) : Prop := ∀ (T : Nat), 0 < T → T ≤ C * T\n"
+        "/-- **S1** -/\ndef OneStatement : Prop := ∃ (m : Nat) (h : m = 1), Bound m\nend N\n")
+    check = "check:\n  given: {x: 'vec(3)'}\n  assert: 'norm(x) >= 0'\n"
+    ok = claim_yaml("S1", extra=check + "lean: {statement: N.OneStatement, hypotheses: {T: x, '0 < T': x}}\n")
+    audit = audit_project(load_registry(make_registry({"a.yaml": "claims:\n" + ok})), lean)
+    assert audit.mapping_problems == []
+    assert not any("binder h" in f.message for f in audit.findings)
+    planted = ok.replace("'0 < T': x", "'0 < U': x")  # a key that is no hypothesis, not even of the helper
+    audit = audit_project(load_registry(make_registry({"b.yaml": "claims:\n" + planted})), lean)
+    assert any("names hypothesis 0 < U" in p for p in audit.mapping_problems)
 
 
 def test_reading_differs_is_required(tmp_path, make_registry):
@@ -254,6 +304,34 @@ def test_mapping_both_ways_and_deps(tmp_path, make_registry):
     assert "S2: the proof N.two uses S1, which deps of S2 do not list" in problems
 
 
+def test_definition_claims_link_defs_and_skips_carry_reasons(tmp_path, make_registry):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "A.lean").write_text(
+        "namespace N\n/-- **S1** -/\ndef double (x : Nat) : Nat := x + x\n"
+        "/-- **S2** -/\ntheorem two : double 1 = 2 := by\n  unfold double\n  rfl\n"
+        "/-- **S3** -/\ntheorem three : double 0 = 0 := by\n  unfold double\n  rfl\nend N\n")
+    text = "claims:\n" + claim_yaml("S1", kind="definition", extra="lean: {statement: N.double}\n")
+    # planted: an identity linked to a def (a def states nothing)
+    text += claim_yaml("S4", extra="lean: {statement: N.double}\n")
+    text += claim_yaml("S2", extra="lean: N.two\n")  # uses S1's def without listing S1
+    text += claim_yaml("S8", deps="[S1]", kind="remark")
+    text += claim_yaml("S3", deps="[S8]", extra="lean: N.three\n")  # S1's def reached through S8
+    text += claim_yaml("S5", extra="lean: {skipped: the printed statement is cut off}\n")
+    audit = audit_project(load_registry(make_registry({"a.yaml": text})), lean)
+    problems = "\n".join(audit.mapping_problems)
+    assert "S1:" not in problems and "S5:" not in problems and "S3:" not in problems
+    assert "S4: N.double is a definition, not a statement" in problems
+    assert "S2: the proof N.two uses S1, which deps of S2 do not list" in problems
+    assert audit.skipped == {"S5": "the printed statement is cut off"}
+    assert {r["id"]: r["formal"] for r in audit.claims}["S1"] == "stated"
+    with pytest.raises(RegistryError):  # neither a statement nor a reason
+        load_registry(make_registry({"b.yaml": "claims:\n" + claim_yaml("S6", extra="lean: {reading: same}\n")}))
+    with pytest.raises(RegistryError):  # a skipped claim names no theorem
+        load_registry(make_registry({"c.yaml": "claims:\n" + claim_yaml(
+            "S7", extra="lean: {skipped: cut, theorem: N.two}\n")}))
+
+
 # ------------------------------------------------------------------------------------------ names
 def test_unlisted_external_names_are_reported(tmp_path, make_registry):
     lean = _lean_dir(tmp_path, "faithful")
@@ -261,6 +339,17 @@ def test_unlisted_external_names_are_reported(tmp_path, make_registry):
     assert [n["name"] for n in audit.unknown_names] == ["Real.abs_sin_le_one"]
     (lean / "mathlib-names" / "more.tsv").write_text("Real.abs_sin_le_one\tMathlib/x.lean\tv4.24.0\n")
     assert audit_sources(lean, names_dir=lean / "mathlib-names").unknown_names == []
+
+
+def test_projections_of_listed_names_and_integral_binders_are_known():
+    from pyverify.provers.lean.names import unknown_names
+
+    decls = index_text("theorem t (f : ℕ × ℕ → ℝ) : (∫ p, f (p.1, p.2)) = 0 ∧ 0 < 1 := by\n"
+                       "  exact ⟨Real.sqrt_pos.mpr le_refl.symm, Real.cos_pi.symm.le⟩\n", "t.lean")
+    found = [n["name"] for n in unknown_names(decls, {"Real.sqrt_pos", "le_refl"})]
+    # the projections .mpr/.symm/.le are stripped and the ∫-bound p is local; the planted unlisted
+    # Real.cos_pi is still reported (under its own name)
+    assert found == ["Real.cos_pi"]
 
 
 # ------------------------------------------------------------------------------------------ build
@@ -316,4 +405,5 @@ def test_link_script_edits_a_copy_and_keeps_comments(tmp_path, make_registry):
     reg = load_registry(root)
     assert reg.claims["S12.corrected"].lean.hypotheses == {"hx": "x"}
     assert reg.claims["S13.corrected"].lean.constants["C"].quantified == "before-data"
-    assert reg.claims["S14"].lean is None
+    # a skipped claim keeps its reason in the registry (the registry is the single source of the links)
+    assert reg.claims["S14"].lean.skipped == "no content" and reg.claims["S14"].lean.statement is None

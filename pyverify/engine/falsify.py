@@ -40,7 +40,7 @@ def _take(theta: dict, i: int) -> dict:
     return {n: {k: v[i: i + 1].detach().clone() for k, v in t.items()} for n, t in theta.items()}
 
 
-def _slice(theta: dict, lo: int, hi: int) -> dict:
+def slice_instances(theta: dict, lo: int, hi: int) -> dict:
     return {n: {k: v[lo:hi] for k, v in t.items()} for n, t in theta.items()}
 
 
@@ -56,8 +56,8 @@ def _score_batch(comp: Compiled, theta: dict, size: int, ctx: dict, tol: float |
             out.failed_instances += 1
             return exc
         half = size // 2
-        first = _score_batch(comp, _slice(theta, 0, half), half, ctx, tol, out)
-        second = _score_batch(comp, _slice(theta, half, size), size - half, ctx, tol, out)
+        first = _score_batch(comp, slice_instances(theta, 0, half), half, ctx, tol, out)
+        second = _score_batch(comp, slice_instances(theta, half, size), size - half, ctx, tol, out)
         return first or second
     _merge(out, theta, sc)
     return None

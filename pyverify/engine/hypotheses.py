@@ -12,6 +12,7 @@ import torch
 from ..checks.compiled import compile_check, sweep
 from ..registry import Claim
 from .claim import relation_kind
+from .falsify import slice_instances
 from .scoring import score_sides
 
 DRAWS = 512  # instances per sweep assignment (at most four assignments)
@@ -20,15 +21,17 @@ ZERO_DRAWS = 8  # of which exact zeros of the samplers' parameters (for vec/mat:
 ZERO = 1e-9  # an input this small (max-abs) counts as zero
 
 
-def count_models(claim: Claim, conventions: dict[str, str], seed: int = 0) -> tuple[int, int, int] | None:
-    """(draws per assignment, draws satisfying every assume, of those the ones with a non-zero input);
-    None for a check without per-instance assumes (a measured order)."""
+def count_models(claim: Claim, conventions: dict[str, str], seed: int = 0) -> tuple[int, int, int, int] | None:
+    """(draws per assignment, draws satisfying every assume, of those the ones with a non-zero input,
+    draws whose evaluation raised); None for a check without per-instance assumes (a measured order).
+    An instance that raises (a singular matrix inverted, say) is skipped and counted, as in the search:
+    the batch is halved until the failing instances are isolated."""
     check = claim.check
     kind = relation_kind(claim)
     if kind == "order":
         return None
     ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
-    satisfied = nonzero = 0
+    counts = [0, 0, 0]  # satisfied, nonzero, failed
     gen = torch.Generator().manual_seed(seed)
     for dims in sweep(check)[:4]:
         compiled = compile_check(check, dims, kind, conventions)
@@ -37,13 +40,29 @@ def count_models(claim: Claim, conventions: dict[str, str], seed: int = 0) -> tu
             for v in parts.values():
                 v[:ZERO_DRAWS] = 0
         randoms = compiled.draw_randoms(DRAWS, 1, gen, ctx) if compiled.randoms else None
+        _count_batch(compiled, theta, randoms, DRAWS, check.tol, ctx, counts)
+    satisfied, nonzero, failed = counts
+    return DRAWS, satisfied, nonzero, failed
+
+
+def _count_batch(compiled, theta: dict, randoms: dict | None, size: int, tol, ctx: dict, counts: list[int]) -> None:
+    """Add the batch's (satisfied, nonzero, failed) to ``counts``; a raising batch is halved."""
+    try:
         with torch.no_grad():
             sides = compiled.evaluate(theta, ctx, randoms)
-            ok = score_sides(sides, check.tol, torch.float64).assume_ok
+            ok = score_sides(sides, tol, torch.float64).assume_ok
             big = _input_scale(sides.values, ok.shape[0]) > ZERO
-        satisfied += int(ok.sum())
-        nonzero += int((ok & big).sum())
-    return DRAWS, satisfied, nonzero
+    except RuntimeError:  # torch's LinAlgError is one; a malformed check raises a DSLError/CheckError
+        if size == 1:
+            counts[2] += 1
+            return
+        half = size // 2
+        for lo, hi in ((0, half), (half, size)):
+            part = {n: v[lo:hi] for n, v in randoms.items()} if randoms else randoms
+            _count_batch(compiled, slice_instances(theta, lo, hi), part, hi - lo, tol, ctx, counts)
+        return
+    counts[0] += int(ok.sum())
+    counts[1] += int((ok & big).sum())
 
 
 def _input_scale(values: dict, b: int) -> torch.Tensor:

@@ -215,9 +215,10 @@ class LeanConstant(_Strict):
 
 
 class LeanLink(_Strict):
-    """A claim's link to its Lean statement: the per-claim value of ``lean/mapping/*.yaml``."""
+    """A claim's link to its Lean statement (a ``Prop``, or for a definition claim the Lean ``def`` that
+    defines it), or ``skipped`` with the reason why the claim has no Lean counterpart."""
 
-    statement: str = Field(pattern=LEAN_NAME_PATTERN)
+    statement: str | None = Field(default=None, pattern=LEAN_NAME_PATTERN)
     theorem: str | None = Field(default=None, pattern=LEAN_NAME_PATTERN)
     negation: str | None = Field(default=None, pattern=LEAN_NAME_PATTERN)
     # hypothesis binder of the statement -> the name in the numeric check it corresponds to, or 'none'
@@ -225,11 +226,16 @@ class LeanLink(_Strict):
     constants: dict[str, LeanConstant] = Field(default_factory=dict)
     reading: Literal["same", "stronger", "weaker"] = "same"
     differs: str | None = None
+    skipped: str | None = None  # why the claim has no Lean statement (then nothing else is given)
 
     @model_validator(mode="after")
     def _differs_when_read_otherwise(self) -> "LeanLink":
         if self.reading != "same" and not (self.differs or "").strip():
             raise ValueError(f"lean.differs is required when lean.reading is {self.reading!r}")
+        if (self.statement is None) == (self.skipped is None or not self.skipped.strip()):
+            raise ValueError("lean: give either `statement` or `skipped` (the reason there is none), not both")
+        if self.skipped is not None and (self.theorem or self.negation or self.hypotheses or self.constants):
+            raise ValueError("lean.skipped: a skipped claim names no theorem, negation, hypotheses or constants")
         return self
 
 

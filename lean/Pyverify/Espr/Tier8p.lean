@@ -280,6 +280,24 @@ def ShiftLipschitzStatement : Prop :=
       riskT μ act D ψ ℓ zf - riskTrain D ψ ℓ zf ≤ Llip * deltaT μ act D zf ∧
       Llip * deltaT μ act D zf ≤ Llip * Bz * irSpec L Pa P ν R
 
+/-- **T8′.12.corrected** (espr-derivation, correction of T8′.12): under T8′.3 (with `L`) and T8′.4,
+if the read-out `ψ` is `L_ψ`-Lipschitz on the range of `z_f`, then
+`R_𝓣(f) − R_train(f) ≤ L L_ψ Δ_𝓣(f)`. Like `ShiftLipschitzStatement`, no integrability hypothesis is
+added (the registry's reading takes the expectations as given). -/
+def ShiftLipschitzCorrectedStatement : Prop :=
+  ∀ (X Y Θ : Type) [MeasurableSpace X] [MeasurableSpace Y] [MeasurableSpace Θ]
+    (μ : Measure Θ) (act : Θ → X → X) (D : Measure (X × Y)) (n C : ℕ)
+    (zf : X → Fin n → ℝ) (ψ : (Fin n → ℝ) → (Fin C → ℝ)) (ℓ : (Fin C → ℝ) → Y → ℝ)
+    (Bψ Llip Lψ Bz : ℝ),
+    IsProbabilityMeasure D → IsProbabilityMeasure μ → ReadoutLossHyp zf ψ ℓ Bψ Llip →
+    FeatureHyp zf Bz → (∀ x x', vnorm (ψ (zf x') - ψ (zf x)) ≤ Lψ * vnorm (zf x' - zf x)) →
+      riskT μ act D ψ ℓ zf - riskTrain D ψ ℓ zf ≤ Llip * Lψ * deltaT μ act D zf
+
+/-- **T8′.12.corrected** (espr-derivation): the shift-Lipschitz bound with the read-out's Lipschitz
+constant. Not proved here (the integrals need integrability side conditions). -/
+theorem shift_lipschitz_corrected : ShiftLipschitzCorrectedStatement := by
+  sorry
+
 /-! ## T8′.13 – T8′.15 -/
 
 /-- **T8′.13** (espr-derivation, Tier 8′), as printed: `IR_spec(f) ≤ C_comm + C_mix` with the constants

@@ -141,20 +141,22 @@ def audit_project(registry: Registry, lean_root: Path, mapping_dir: Path | None 
             continue
         if structured.reading != "same" and not (structured.differs or "").strip():
             result.findings.append(faithful.Finding(cid, "reading", f"read {structured.reading} without `differs`"))
-        _check_hypothesis_names(decl, cid, structured, result)
+        _check_hypothesis_names(idx, decl, cid, structured, result)
         claim = registry.claims[cid]
         result.findings.extend(vacuity.unmapped_hypotheses(cid, claim, structured, decl.name))
+        result.notes.extend(vacuity.untested_hypotheses(cid, structured))
         if count_models is not None:  # the engine's draws (handed in: the provers do not import the engine)
             result.findings.extend(vacuity.sampled_vacuity(cid, claim, registry.conventions.get(cid, {}),
                                                            count_models, declaration=decl.name))
     return result
 
 
-def _check_hypothesis_names(decl: Declaration, cid: str, link: LeanLink, result: LeanAudit) -> None:
+def _check_hypothesis_names(idx: LeanIndex, decl: Declaration, cid: str, link: LeanLink, result: LeanAudit) -> None:
     """Every named hypothesis binder of the statement is mapped, and every mapped key is a binder of the
-    statement or the text of one of its hypotheses (an anonymous hypothesis, keyed by its proposition)."""
+    statement or the text of one of its hypotheses (an anonymous hypothesis, keyed by its proposition),
+    looking through the Prop-valued helper definitions the statement names (``HeadBound τ C``)."""
     named = {b.name for b in faithful.hypothesis_binders(decl) if b.name and b.name != "_"}
-    known = faithful.binder_names(decl) | faithful.hypothesis_texts(decl)
+    known = faithful.binder_names(decl, idx) | faithful.hypothesis_texts(decl, idx)
     for name in sorted(named - set(link.hypotheses)):
         result.findings.append(faithful.Finding(cid, "unmapped-hypothesis", f"hypothesis binder {name} of "
                                                 f"{decl.name} is not in the mapping's hypotheses", decl.name,

@@ -223,35 +223,47 @@ def _atoms(node: Node) -> list[Node]:
     return [a for child in node.children for a in _atoms(child)]
 
 
-def binders_of(node: Node) -> list[Binder]:
-    """All binders of the positive positions (the statement's variables and named hypotheses)."""
+def binders_of(node: Node, expand=None, _depth: int = 0, universal_only: bool = False) -> list[Binder]:
+    """All binders of the positive positions (the statement's variables and named hypotheses);
+    ``expand(atom)`` may return the Node of a helper definition an atom names, to look through it.
+    ``universal_only``: the ∀-bound ones (an ∃-bound proof ``∃ h : a = b, ..`` is a conclusion)."""
     out: list[Binder] = []
-    if node.kind == "quant":
+    if node.kind == "quant" and not (universal_only and node.quantifier == "∃"):
         out.extend(node.binders)
     if node.kind in ("quant", "and"):
         for child in node.children:
-            out.extend(binders_of(child))
+            out.extend(binders_of(child, expand, _depth, universal_only))
     elif node.kind == "imp":
-        out.extend(binders_of(node.children[-1]))
+        out.extend(binders_of(node.children[-1], expand, _depth, universal_only))
+    elif node.kind == "atom" and expand is not None and _depth < 3:
+        inner = expand(node)
+        if inner is not None:
+            out.extend(binders_of(inner, expand, _depth + 1, universal_only))
     return out
 
 
-def hypotheses_of(node: Node) -> list[Node]:
+def hypotheses_of(node: Node, expand=None, _depth: int = 0, cases: bool = True) -> list[Node]:
     """Every hypothesis the statement makes, as propositions: hypothesis binders' types, antecedents of
-    implications, binder predicates; conjunctions split."""
+    implications, binder predicates; conjunctions split (through helper definitions with ``expand``).
+    ``cases=False`` leaves out the antecedents inside a conjunct of the conclusion (``(P → A) ∧ (¬P → B)``:
+    cases of the conclusion, not assumptions on every input)."""
     out: list[Node] = []
     if node.kind == "quant":
         if node.quantifier == "∀":
             out.extend(node.guards)
             out.extend(parse_prop(b.type) for b in node.binders if b.role == "hypothesis" and b.type)
         for child in node.children:
-            out.extend(hypotheses_of(child))
+            out.extend(hypotheses_of(child, expand, _depth, cases))
     elif node.kind == "imp":
         out.extend(node.children[:-1])
-        out.extend(hypotheses_of(node.children[-1]))
-    elif node.kind == "and":
+        out.extend(hypotheses_of(node.children[-1], expand, _depth, cases))
+    elif node.kind == "and" and cases:
         for child in node.children:
-            out.extend(hypotheses_of(child))
+            out.extend(hypotheses_of(child, expand, _depth, cases))
+    elif node.kind == "atom" and expand is not None and _depth < 3:
+        inner = expand(node)
+        if inner is not None:
+            out.extend(hypotheses_of(inner, expand, _depth + 1, cases))
     flat: list[Node] = []
     for h in out:
         flat.extend(h.children if h.kind == "and" else [h])

@@ -134,7 +134,7 @@ def zero_forcing(decl: Declaration) -> list[str]:
     data = {b.name for b in binders_of(node) if b.role == "data"}
     reasons: list[str] = []
     facts: set[tuple[str, str, str]] = set()
-    for hyp in hypotheses_of(node):
+    for hyp in hypotheses_of(node, cases=False):
         inner, bound = hyp, []
         while inner.kind == "quant" and inner.quantifier == "∀":
             bound.extend(b.name for b in inner.binders)
@@ -168,16 +168,20 @@ def zero_forcing(decl: Declaration) -> list[str]:
 
 def hypothesis_binders(decl: Declaration) -> list[Binder]:
     node = statement_prop(decl)
-    return [b for b in binders_of(node) if b.role == "hypothesis"] if node is not None else []
+    return [b for b in binders_of(node, universal_only=True) if b.role == "hypothesis"] if node is not None else []
 
 
 
-def binder_names(decl: Declaration) -> set[str]:
+def binder_names(decl: Declaration, idx: LeanIndex | None = None) -> set[str]:
+    """The statement's variables (with ``idx``, also those of the Prop-valued helpers it names)."""
     node = statement_prop(decl)
-    return {b.name for b in binders_of(node)} if node is not None else set()
+    expand = expander(idx, decl) if idx is not None else None
+    return {b.name for b in binders_of(node, expand)} if node is not None else set()
 
 
-def hypothesis_texts(decl: Declaration) -> set[str]:
-    """The statement's hypotheses as text without spaces (how a mapping keys an anonymous hypothesis)."""
+def hypothesis_texts(decl: Declaration, idx: LeanIndex | None = None) -> set[str]:
+    """The statement's hypotheses as text without spaces (how a mapping keys an anonymous hypothesis);
+    with ``idx``, also the hypotheses of the Prop-valued helpers it names."""
     node = statement_prop(decl)
-    return {"".join(text(h.tokens).split()) for h in hypotheses_of(node)} if node is not None else set()
+    expand = expander(idx, decl) if idx is not None else None
+    return {"".join(text(h.tokens).split()) for h in hypotheses_of(node, expand)} if node is not None else set()

@@ -1,7 +1,9 @@
 """Claims <-> Lean statements: the links, both directions of the mapping, and proofs against ``deps``.
 
-Links come from the registry's ``lean:`` fields; ``lean/mapping/*.yaml`` (the Lean writers' files, the
-source of those fields) can be read as well, and then override the registry for the claims they map.
+Links come from the registry's ``lean:`` fields (the single source: a statement, or for a definition
+claim the Lean ``def`` that defines it, or ``skipped`` with a reason). Mapping files in the same format
+(``--mapping DIR``, one key per claim id) can be read as well, and then override the registry for the
+claims they map.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+import networkx as nx
+
 from ...registry import Claim, Kind, LeanLink, Registry
+from ...registry.graph import build_graph
 from .index import LeanIndex
 
 # the claims that should have a Lean statement: tiers T0–T8′ of the derivation and S1–S14 of the RGAT
@@ -40,7 +45,9 @@ class Links:
 def registry_links(registry: Registry) -> Links:
     out = Links()
     for cid, claim in registry.claims.items():
-        if claim.lean is not None:
+        if isinstance(claim.lean, LeanLink) and claim.lean.statement is None:
+            out.skipped[cid] = str(claim.lean.skipped)
+        elif claim.lean is not None:
             out.links[cid] = claim.lean
             out.sources[cid] = str(registry.line_of(cid, "lean"))
     return out
@@ -69,11 +76,12 @@ def read_mapping_files(folder: Path, into: Links, registry: Registry | None = No
                 continue
             if entry.get("statement") is None:
                 into.skipped[cid] = str(entry.get("skipped") or "no reason given")
+                into.links.pop(cid, None)
                 continue
-            extra = sorted(set(entry) - set(LeanLink.model_fields) - {"skipped"})
+            extra = sorted(set(entry) - set(LeanLink.model_fields))
             if extra:
                 into.notes.append(f"{where}: [{cid}] keys outside the mapping format ignored: {', '.join(extra)}")
-            fields = {k: v for k, v in entry.items() if k in LeanLink.model_fields and v is not None}
+            fields = {k: v for k, v in entry.items() if k in LeanLink.model_fields and k != "skipped" and v is not None}
             if fields.get("reading", "same") != "same" and not str(fields.get("differs") or "").strip():
                 into.reading_findings.append((cid, f"the Lean statement is read {fields['reading']} than the "
                                                    f"registry's reading, and the mapping does not say how ({where})"))
@@ -81,6 +89,7 @@ def read_mapping_files(folder: Path, into: Links, registry: Registry | None = No
             try:
                 into.links[cid] = LeanLink.model_validate(fields)
                 into.sources[cid] = where
+                into.skipped.pop(cid, None)
             except ValidationError as exc:
                 msg = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
                 into.problems.append(f"{where}: [{cid}] {msg}")
@@ -116,8 +125,19 @@ def declared_names(link: LeanLink | str) -> list[str]:
     return [n for n in (link.statement, link.theorem, link.negation) if n]
 
 
+# claims a Lean def may formalise: what they introduce (a hypothesis becomes the predicate or set that
+# the statements using it assume) is defined, not asserted
+DEFINING_KINDS = {Kind.definition, Kind.notation, Kind.algorithm, Kind.hypothesis}
+
+
+def is_prop_statement(decl) -> bool:
+    """``def X : Prop := ...``, a theorem or a lemma: something that states (rather than defines)."""
+    return decl.kind in ("theorem", "lemma") or (decl.kind == "def" and [t.text for t in decl.statement] == ["Prop"])
+
+
 def both_ways(registry: Registry, idx: LeanIndex, links: Links) -> list[str]:
-    """Claims that should have a statement and have none; statements no claim links; dangling names."""
+    """Claims that should have a statement and have none; statements no claim links; dangling names; a
+    claim that asserts something linked to a mere definition (only definition/notation claims may be)."""
     problems = []
     table = idx.by_name()
     for cid, claim in registry.claims.items():
@@ -132,6 +152,12 @@ def both_ways(registry: Registry, idx: LeanIndex, links: Links) -> list[str]:
             if name not in table:
                 problems.append(f"{cid}: declaration {name} not found in the Lean sources "
                                 f"(linked at {links.sources.get(cid, '?')})")
+        stmt = table.get(statement_name(link))
+        claim = registry.claims.get(cid)
+        if stmt is not None and claim is not None and claim.kind not in DEFINING_KINDS \
+                and not is_prop_statement(stmt):
+            problems.append(f"{cid}: {stmt.name} is a definition, not a statement, but {cid} is of kind "
+                            f"{claim.kind.value} (only definition, notation, algorithm and hypothesis claims are formalised by a def)")
     for decl in idx.declarations:
         cited = cited_claim(decl.doc)
         is_statement = decl.kind == "def" and decl.short.endswith("Statement")
@@ -146,16 +172,20 @@ def both_ways(registry: Registry, idx: LeanIndex, links: Links) -> list[str]:
 @dataclass
 class DepsAudit:
     undeclared: list[str] = field(default_factory=list)  # a proof uses a claim its deps do not list
-    unused: list[str] = field(default_factory=list)  # informational: formalized deps the proof does not use
+    # informational: formalized deps the proof does not use, uses a truncated deps list may have named
+    unused: list[str] = field(default_factory=list)
 
 
 def deps_audit(registry: Registry, idx: LeanIndex, links: Links) -> DepsAudit:
-    """Per proof: the claims whose theorems (or statements) its body names, against the registry's deps."""
+    """Per proof: the claims whose theorems (or statements) its body names, against the registry's deps.
+    A definition a listed dep builds on (reached through deps) may be used without being listed: deps
+    name the results a proof cites, and a definition comes with the claims that use it."""
     owner: dict[str, str] = {}  # declaration name -> claim
     for cid, link in links.links.items():
         for name in declared_names(link):
             owner.setdefault(name, cid)
     out = DepsAudit()
+    graph = build_graph(registry)
     for cid, link in links.links.items():
         proof = idx.by_name().get(proof_name(link) or "")
         if proof is None or proof.only_sorry:
@@ -168,11 +198,25 @@ def deps_audit(registry: Registry, idx: LeanIndex, links: Links) -> DepsAudit:
                     used.add(owner[target.name])
         claim = registry.claims[cid]
         allowed = set(claim.deps) | ({claim.corrects} if claim.corrects else set())
+        allowed |= {d for d in _reachable(graph, allowed | {cid}) if registry.claims[d].kind in DEFINING_KINDS}
         for other in sorted(used - allowed):
-            out.undeclared.append(f"{cid}: the proof {proof.name} uses {other}, which deps of {cid} do not list")
+            if claim.deps_truncated:  # the printed list is cut off: it may have named it
+                out.unused.append(f"{cid}: the proof {proof.name} uses {other}, which the (truncated) deps of "
+                                  f"{cid} do not list")
+            else:
+                out.undeclared.append(f"{cid}: the proof {proof.name} uses {other}, which deps of {cid} do not list")
         for dep in claim.deps:
             dep_link = links.links.get(dep)
             if dep_link is not None and proof_name(dep_link) and dep not in used:
                 out.unused.append(f"{cid}: deps list {dep} (formalized as {proof_name(dep_link)}), "
                                   f"which the proof {proof.name} does not use")
+    return out
+
+
+def _reachable(graph: nx.DiGraph, starts: set[str]) -> set[str]:
+    """The claims reached from ``starts`` through deps (the starts themselves included)."""
+    out = set(starts)
+    for s in starts:
+        if s in graph:
+            out |= nx.descendants(graph, s)
     return out

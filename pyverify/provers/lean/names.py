@@ -8,7 +8,8 @@ A conservative heuristic (it may miss names, it should rarely accuse a listed on
   suffix: ``Foo.bar`` for a declared ``Pyverify.Foo.bar``), bound locally in its declaration (binder
   groups, ``fun``/``∀``/``∃``/``intro``/``obtain``/``have``/``set`` names, ``⟨a, b⟩`` patterns), a
   projection of a local (``h.le``, ``hx.1``) or of a known lowercase term (``e.symm``), a Lean keyword or
-  core tactic, or listed in a TSV file —
+  core tactic, or listed in a TSV file; projections and dot-calls (``.mp``, ``.symm``, ``.1``, ...) are
+  stripped first, so ``Real.sqrt_pos.mpr`` is known when ``Real.sqrt_pos`` is —
   also when a listed name ends with ``.candidate`` (the file ``open``ed its namespace) or the candidate
   is a listed name's namespace or a dotted access into one (``Real.sqrt_nonneg`` via ``Real``).
 """
@@ -35,7 +36,22 @@ variable universe where deriving extends mutual termination_by decreasing_by att
 scoped export notation macro syntax private Type* Sort* _root_ true false
 """.split())
 _BINDING_KEYWORDS = {"fun", "λ", "∀", "∃", "∃!", "intro", "intros", "rintro", "obtain", "rcases", "have", "let",
-                     "set", "generalize", "with", "∑", "∏", "⨆", "⨅", "case", "next", "induction", "cases"}
+                     "set", "generalize", "with", "∑", "∏", "⨆", "⨅", "∫", "∮", "⋃", "⋂", "case", "next", "induction",
+                     "cases"}
+# projections and dot-calls on a proof or term (`Real.sqrt_pos.mpr`, `h.symm`, `p.1`): the name before
+# them is the one to look up
+PROJECTIONS = {"mp", "mpr", "symm", "trans", "le", "lt", "ge", "gt", "ne", "ne'", "elim", "resolve_left",
+               "resolve_right", "out", "some", "choose", "choose_spec", "property", "val", "mono", "antisymm",
+               "trans_le", "trans_lt", "not_lt", "not_le", "false", "left", "right", "fst", "snd", "1", "2",
+               "le_iff_lt", "subst", "to_iff", "mt", "imp", "comp", "congr_arg", "congr_fun"}
+
+
+def strip_projections(name: str) -> str:
+    """``Real.sqrt_one.symm`` -> ``Real.sqrt_one``; ``p.1`` -> ``p`` (repeatedly; a bare name stays)."""
+    parts = name.split(".")
+    while len(parts) > 1 and parts[-1] in PROJECTIONS:
+        parts.pop()
+    return ".".join(parts)
 
 
 def load_name_lists(folder: Path) -> tuple[set[str], list[str]]:
@@ -94,8 +110,10 @@ def unknown_names(decls: list[Declaration], listed: set[str]) -> list[dict]:
     for d in decls:
         local = _local_names(d)
         for t in d.params + d.statement + d.body:
-            name = t.text
-            if t.kind != "ident" or name in seen or not _shaped_like_library_name(name):
+            if t.kind != "ident":
+                continue
+            name = strip_projections(t.text)
+            if name in seen or not _shaped_like_library_name(name) or name in local:
                 continue
             head = name.split(".")[0]
             if (name in LEAN_CORE or head in local or name in suffixes or name in listed_suffixes

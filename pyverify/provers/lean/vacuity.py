@@ -1,8 +1,9 @@
 """Vacuity of a Lean statement, judged through the claim's numeric check.
 
 The mapping pairs each hypothesis binder of the Lean statement with a name of the numeric check
-(a ``given``, a ``where``, an identifier of an ``assume``, or an ``assume`` text itself). A hypothesis
-without a counterpart ('none', or a name the check does not have) is not tested by the engine: flagged.
+(a ``given``, a ``where``, a ``dims`` size, an identifier of an ``assume``, or an ``assume`` text itself).
+A hypothesis mapped to a name the check does not have, or to a bare ``none``, is flagged; ``none (why)``
+says the check has no counterpart and why (the engine never tests that hypothesis): a note, not a finding.
 Then the engine's own samplers draw instances (with the samplers' degenerate draws mixed in, so a zero
 instance is among them) and the check's ``assume``s are scored as the engine scores them: if no draw
 satisfies them, the hypotheses look unsatisfiable; if only draws whose inputs are all ≈ 0 satisfy them,
@@ -20,8 +21,9 @@ from collections.abc import Callable
 from ...registry import Claim, LeanLink, Verdict
 from .faithful import Finding
 
-# (claim, conventions, seed) -> (draws per assignment, draws meeting every assume, of those non-zero ones)
-ModelCounter = Callable[[Claim, dict, int], "tuple[int, int, int] | None"]
+# (claim, conventions, seed) -> (draws per assignment, draws meeting every assume, of those non-zero ones,
+# draws whose evaluation raised and were skipped)
+ModelCounter = Callable[[Claim, dict, int], "tuple[int, int, int, int] | None"]
 
 
 def check_names(claim: Claim) -> set[str]:
@@ -29,7 +31,9 @@ def check_names(claim: Claim) -> set[str]:
     check = claim.check
     if check is None:
         return set()
-    names = set(check.given) | set(check.where)
+    names = set(check.given) | set(check.where) | set(check.dims or {})  # dims: the sizes the check sweeps
+    for text in check.given.values():  # the samplers' parameters (`small_angle(eps)`: eps)
+        names |= _free_names(text)
     assumes = [check.assume] if isinstance(check.assume, str) else list(check.assume or [])
     for text in assumes:
         names.add(text.strip())
@@ -40,14 +44,35 @@ def check_names(claim: Claim) -> set[str]:
     return names
 
 
+_NONE_WITH_REASON = re.compile(r"^none\s*\(\s*\S.*\)$", re.IGNORECASE | re.DOTALL)
+
+
+def untested_hypotheses(cid: str, link: LeanLink) -> list[str]:
+    """Notes: the hypotheses mapped to ``none (why)``, which the engine never tests."""
+    return [f"{cid}: hypothesis {binder} has no counterpart in the numeric check ({target.strip()})"
+            for binder, target in link.hypotheses.items() if _NONE_WITH_REASON.match(target.strip())]
+
+
+def _free_names(text: str) -> set[str]:
+    """Identifiers of an expression that are not called (``small_angle(eps, lo=1)`` -> {eps})."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return set()
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called}
+
+
 def unmapped_hypotheses(cid: str, claim: Claim, link: LeanLink, declaration: str | None) -> list[Finding]:
     names = check_names(claim)
     out = []
     for binder, target in link.hypotheses.items():
-        if target.strip().lower().startswith("none"):  # 'none' or 'none (why)'
+        if _NONE_WITH_REASON.match(target.strip()):
+            continue  # a note (untested_hypotheses)
+        if target.strip().lower().startswith("none"):  # a bare 'none'
             out.append(Finding(cid, "unmapped-hypothesis", f"hypothesis {binder} has no counterpart in the "
-                               f"numeric check ({target.strip()}): the engine never tests what it assumes",
-                               declaration))
+                               "numeric check and the mapping does not say why (write `none (why)`): the "
+                               "engine never tests what it assumes", declaration))
         elif target.strip() in names or _mentioned(target) & names:
             continue
         else:
@@ -85,13 +110,15 @@ def sampled_vacuity(cid: str, claim: Claim, conventions: dict[str, str], count_m
         return [Finding(cid, "vacuity", f"the check could not be sampled to judge its hypotheses: {exc}", declaration)]
     if counted is None:
         return []
-    draws, satisfied, nonzero = counted
+    draws, satisfied, nonzero, failed = counted
+    skipped = f" ({failed} draws could not be evaluated and were skipped)" if failed else ""
     if satisfied == 0:
         return [Finding(cid, "vacuity", f"no instance of {draws} draws per assignment satisfies the check's "
-                        "assumes: the mapped hypotheses look unsatisfiable", declaration)]
+                        f"assumes{skipped}: the mapped hypotheses look unsatisfiable", declaration)]
     if nonzero == 0:
         return [Finding(cid, "vacuity", f"only instances with every input ≈ 0 satisfy the check's assumes "
-                        f"({satisfied} such draws): the mapped hypotheses force the zero instance", declaration)]
+                        f"({satisfied} such draws{', ' + str(failed) + ' draws skipped' if failed else ''}): the mapped "
+                        "hypotheses force the zero instance", declaration)]
     return []
 
 
