@@ -72,6 +72,8 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
         return
     ctx = {"dtype": torch.float64, "device": device}
     kind = relation_kind(claim)
+    if check.trivial is not None and kind != "exists":
+        raise CheckError("trivial: names the trivial witnesses of an existence check; it needs relation: exists")
     if kind == "order":
         return order.run(claim, budget, seed, ctx, res, conv)
     # compile every sweep assignment first: errors surface before any search

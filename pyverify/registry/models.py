@@ -134,6 +134,7 @@ class Check(BaseModel):
     tol: float | None = None
     order: dict[str, Any] | None = None
     baseline: str | None = None
+    trivial: str | None = None  # exists: relations that mark a witness from the trivial (unperturbed) subfamily
     samples: int | None = None
     symbolic: dict[str, Any] | None = None
     not_checkable: str | None = None

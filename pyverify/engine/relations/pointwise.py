@@ -23,6 +23,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     check = claim.check
     ratios_by_size: list[list[tuple[dict, float]]] = [[] for _ in compiled[0].relations]
     any_satisfiable = False
+    trivial_example = None  # exists: a witness from the trivial subfamily, kept in case no other exists
     worst_measure: list[float] = []
     worst_ratio: list[float | None] = []
     # the budget is per claim: a sweep shares it between its assignments (each gets at least a little)
@@ -50,11 +51,14 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             res.details["nan_values"] = values_json(sides.values)
             return
         if kind == "exists":
-            found = exists.witness(comp, budget, gen, ctx, check.tol)
+            found, trivial = exists.witness(comp, budget, gen, ctx, check.tol)
             if found is not None:
                 res.verdict, res.message = Verdict.holds, "a witness satisfying every relation was constructed"
+                if check.trivial is not None:
+                    res.message += f" outside the trivial subfamily ({check.trivial})"
                 res.details["example"] = found
                 return
+            trivial_example = trivial_example or trivial
             continue
         if out.best is not None and kind != "constant":
             if _confirm(comp, out.best, ctx, check.tol, seed, res):
@@ -64,6 +68,12 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             res.instances += out.instances
             if out.best is not None and _confirm(comp, out.best, ctx, check.tol, seed, res):
                 return
+    if kind == "exists" and trivial_example is not None:
+        res.verdict = Verdict.vacuous
+        res.message = (f"only trivial witnesses ({check.trivial}) satisfy every relation: the existence claim "
+                       "is met by the unperturbed case and says nothing about the perturbed one")
+        res.details["trivial_witness"] = trivial_example
+        return
     if kind == "exists":
         res.verdict = Verdict.not_checkable
         res.message = "the search found no witness (existence cannot be refuted by sampling)"
