@@ -10,7 +10,7 @@ coarsely as the violation survives, so the witness is small and readable.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -32,6 +32,12 @@ class SearchOutcome:
     instances: int
     satisfiable: bool  # some instance satisfied all assumptions
     nan_instance: Candidate | None = None
+    # per bound relation, the instances of largest tightness lhs/rhs seen (best first): the polishing
+    # phase starts from them (``polish.py``)
+    tightest: list[list[Candidate]] = field(default_factory=list)
+
+
+TIGHTEST_KEPT = 4
 
 
 def _take(theta: dict, i: int) -> dict:
@@ -56,11 +62,28 @@ def _merge(out: SearchOutcome, theta: dict, sc: Scored) -> None:
             rv = float(sc.ratio[j][ok].max())
             prev = out.worst_ratio[j]
             out.worst_ratio[j] = rv if prev is None else max(prev, rv)
+            _keep_tightest(out, j, theta, torch.where(ok, sc.ratio[j], torch.full_like(sc.ratio[j], -math.inf)))
     masked = torch.where(ok, sc.score, torch.full_like(sc.score, -math.inf))
     i = int(masked.argmax())
     s = float(masked[i])
     if s > 1 and (out.best is None or s > out.best.score):
         out.best = Candidate(_take(theta, i), s)
+
+
+def _keep_tightest(out: SearchOutcome, j: int, theta: dict, ratio: torch.Tensor) -> None:
+    """Merge this batch's tightest instances of relation j into the kept few (distinct ratios only, so
+    one instance seen at several ascent steps does not fill the list)."""
+    while len(out.tightest) <= j:
+        out.tightest.append([])
+    kept = out.tightest[j]
+    floor = kept[-1].score if len(kept) >= TIGHTEST_KEPT else -math.inf
+    top = torch.topk(ratio, min(TIGHTEST_KEPT, ratio.shape[0]))
+    for r, i in zip(top.values.tolist(), top.indices.tolist()):
+        if not math.isfinite(r) or r <= floor or any(c.score == r for c in kept):
+            continue
+        kept.append(Candidate(_take(theta, i), r))
+    kept.sort(key=lambda c: -c.score)
+    del kept[TIGHTEST_KEPT:]
 
 
 ASCENT_LR = 0.3

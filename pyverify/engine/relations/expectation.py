@@ -136,8 +136,9 @@ def _guarded(se: torch.Tensor, claimed: torch.Tensor) -> torch.Tensor:
 
 def _relative(x: torch.Tensor, claimed: torch.Tensor) -> float:
     """max over instances of max |x| / max |claimed| (per instance, so zero entries of a claimed matrix
-    do not blow up the ratio)."""
-    scale = claimed.abs().amax(1).clamp_min(1e-300)
+    do not blow up the ratio); absolute where the claimed value is 0 (no scale to be relative to)."""
+    scale = claimed.abs().amax(1)
+    scale = torch.where(scale > 0, scale, torch.ones_like(scale))
     return float((x.amax(1) / scale).amax())
 
 

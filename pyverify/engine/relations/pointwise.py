@@ -12,7 +12,8 @@ import torch
 
 from ...checks.compiled import Compiled
 from ...registry import Claim, Verdict
-from ..falsify import Candidate, recheck, search, shrink
+from ..falsify import Candidate, SearchOutcome, recheck, search, shrink
+from ..polish import polish
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
 from ..rounding import rounding_verdict
 from ..scoring import relation_score, violated_relations
@@ -36,14 +37,6 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
                      stop_early=kind not in ("constant", "exists"))
         res.instances += out.instances
         any_satisfiable |= out.satisfiable
-        if not worst_measure:
-            worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
-        else:
-            worst_measure = [max(a, b) for a, b in zip(worst_measure, out.worst_measure)]
-            worst_ratio = [b if a is None else (a if b is None else max(a, b)) for a, b in zip(worst_ratio, out.worst_ratio)]
-        for j, q in enumerate(out.worst_ratio):
-            if q is not None:
-                ratios_by_size[j].append((comp.dims, q))
         if out.nan_instance is not None and kind != "exists":
             _, _, sides = recheck(comp, out.nan_instance.theta, ctx, check.tol)
             res.verdict = Verdict.error
@@ -68,6 +61,18 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             res.instances += out.instances
             if out.best is not None and _confirm(comp, out.best, ctx, check.tol, seed, res):
                 return
+        if budget.polish:
+            violation = _polish_bounds(comp, out, budget, ctx, check.tol, res)
+            if violation is not None and kind != "constant" and _confirm(comp, violation, ctx, check.tol, seed, res):
+                return
+        if not worst_measure:
+            worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
+        else:
+            worst_measure = [max(a, b) for a, b in zip(worst_measure, out.worst_measure)]
+            worst_ratio = [b if a is None else (a if b is None else max(a, b)) for a, b in zip(worst_ratio, out.worst_ratio)]
+        for j, q in enumerate(out.worst_ratio):
+            if q is not None:
+                ratios_by_size[j].append((comp.dims, q))
     if kind == "exists" and trivial_example is not None:
         res.verdict = Verdict.vacuous
         res.message = (f"only trivial witnesses ({check.trivial}) satisfy every relation: the existence claim "
@@ -104,6 +109,25 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         from ..necessity import necessity
 
         res.details["necessity"] = necessity(claim, compiled[0], seed, ctx)
+
+
+def _polish_bounds(comp: Compiled, out: SearchOutcome, budget: Budget, ctx: dict, tol: float | None,
+                   res: Result) -> Candidate | None:
+    """Polish the tightness of every bound relation of one sweep assignment from its tightest instances
+    (raising ``out.worst_ratio``); the most violating instance met on the way, if any."""
+    violation = None
+    for j, starts in enumerate(out.tightest):
+        if not starts or out.worst_ratio[j] is None or out.worst_ratio[j] >= 1:
+            continue  # nothing to polish: no ratio, or the search already reached the bound
+        steps = budget.polish
+        if comp.unbatchable:  # evaluated instance by instance: one start, fewer steps (as the search does)
+            starts, steps = starts[:1], max(5, steps // 4)
+        found = polish(comp, starts, j, steps, ctx, tol)
+        res.instances += len(starts) * steps
+        out.worst_ratio[j] = max(out.worst_ratio[j], found.ratio)
+        if found.violation is not None and (violation is None or found.violation.score > violation.score):
+            violation = found.violation
+    return violation
 
 
 def _summarise(res: Result, comp: Compiled, worst_measure: list[float], worst_ratio: list[float | None]) -> None:

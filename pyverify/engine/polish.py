@@ -1,0 +1,75 @@
+"""Polishing: where a bound holds, climb its tightness lhs/rhs from the tightest instances the search
+saw, so that a bound attained somewhere is reported at (nearly) its supremum, and a bound a little too
+small is pushed over the edge (the caller confirms such an instance as a counterexample).
+
+The search maximises a violation score scaled for finding failures; its best tightness stops short of
+an attained supremum by a seed-dependent amount. Here the target is the ratio itself, optimised by
+Adam with a decaying step size from the few tightest instances, over the samplers' unconstrained
+parameters (so the hypotheses given by construction stay satisfied), with a penalty outside the
+``assume`` region.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from ..checks.compiled import Compiled
+from .falsify import Candidate
+from .scoring import score_sides
+
+POLISH_LR = 1.0  # first step size (a supremum often lies at a saturated radius, far out in parameter space);
+# it decays (cosine) to POLISH_LR / 1000 for the final approach
+
+
+@dataclass
+class Polished:
+    ratio: float  # the largest tightness of the relation seen within the hypotheses
+    violation: Candidate | None  # the most violating instance met (score > 1), if any
+
+
+def polish(comp: Compiled, starts: list[Candidate], j: int, steps: int, ctx: dict, tol: float | None) -> Polished:
+    """Maximise the tightness of bound relation j from the given starting instances."""
+    out = Polished(max((c.score for c in starts), default=-math.inf), None)
+    if not starts or steps <= 0:
+        return out
+    theta = {n: {k: torch.cat([c.theta[n][k] for c in starts]).detach().clone() for k in starts[0].theta[n]}
+             for n in starts[0].theta}
+    params = [v.requires_grad_(True) for t in theta.values() for k, v in t.items() if v.is_floating_point() and k != "sign"]
+    if not params:
+        return out
+    opt = torch.optim.Adam(params, lr=POLISH_LR)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps, eta_min=POLISH_LR / 1000)
+    for step in range(steps + 1):
+        opt.zero_grad()
+        sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
+        with torch.no_grad():
+            _record(out, theta, sc, j)
+        if step == steps:
+            break
+        ratio = sc.ratio[j]
+        obj = torch.where(torch.isfinite(ratio), ratio, torch.zeros_like(ratio)) - 100 * torch.relu(sc.assume_slack)
+        if not obj.requires_grad:
+            break
+        (-obj.sum()).backward()
+        for p in params:
+            if p.grad is not None:
+                p.grad.nan_to_num_(0.0, 0.0, 0.0)
+        opt.step()
+        sched.step()
+    return out
+
+
+def _record(out: Polished, theta: dict, sc, j: int) -> None:
+    ok = sc.assume_ok & torch.isfinite(sc.score)
+    if not bool(ok.any()):
+        return
+    ratio = torch.where(ok, sc.ratio[j], torch.full_like(sc.ratio[j], -math.inf))
+    out.ratio = max(out.ratio, float(ratio.max()))
+    score = torch.where(ok, sc.score, torch.full_like(sc.score, -math.inf))
+    i = int(score.argmax())
+    if float(score[i]) > 1 and (out.violation is None or float(score[i]) > out.violation.score):
+        out.violation = Candidate({n: {k: v[i: i + 1].detach().clone() for k, v in t.items()} for n, t in theta.items()},
+                                  float(score[i]))
