@@ -156,3 +156,16 @@ def test_an_equality_test_that_could_not_fail_is_inconclusive():
     assert res.verdict.value == "not-checkable" and res.details["detectable_effect"] > 1
     # the same estimator with a sample size that can see errors of the claimed size holds
     assert _run({**check, "assert": "E(g[0] + 1) == 1"}).verdict.value == "holds"
+
+
+def test_the_tightness_spread_over_seeds_is_reported_on_request():
+    from pyverify.engine import check_claims
+
+    reg = load_registry()
+    (res,) = check_claims(reg, ["ESPR.Eq32"], budget="quick", tightness_seeds=3)
+    spread = res.details["tightness_spread"]
+    assert spread["seeds"] == [0, 1, 2] and len(spread["values"]) == 3
+    assert spread["values"][0] == res.details["tightness"]
+    assert spread["min"] < spread["max"]  # quick does not polish: the seeds really differ
+    (plain,) = check_claims(reg, ["ESPR.Eq32"], budget="quick")
+    assert "tightness_spread" not in plain.details

@@ -4,11 +4,14 @@ Verdict rules (README, "Verdicts"), for one claim:
 
 * no ``check`` or ``check.not_checkable`` -> ``not-checkable`` (with the reason);
 * a check that cannot be compiled or run -> ``error`` (the message says why; other claims still run);
-* assumptions that no instance satisfies -> ``vacuous``; a bound never better than its named baseline
+* assumptions that no instance satisfies -> ``vacuous``; a bound never better than its named baseline,
+  an order no better than its baseline's measured order, an existence met only by a trivial witness
   -> ``vacuous``;
+* a Monte-Carlo test that could not have failed (or a strict comparison whose difference the sample
+  size cannot see) -> ``not-checkable``, "inconclusive: ..." with the effect it could detect;
 * a violation found by the search, confirmed on the independent one-instance path -> ``refuted`` with a
   witness (a failure of a later step — shrinking, certification — is recorded, never loses it);
-* otherwise ``holds`` with the worst relative error / tightness; upgraded to ``symbolic`` when a SymPy
+* otherwise ``holds`` with the worst relative error / tightness (polished towards its supremum); upgraded to ``symbolic`` when a SymPy
   proof was requested and succeeded.
 
 The kinds of relation (``relations/``): pointwise identities and bounds, measured orders, unnamed

@@ -125,19 +125,26 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
             _merge(out, theta, sc)
         # push every relation towards failure while staying inside the assumptions (penalty outside)
         obj = sc.objective - 100 * torch.relu(sc.assume_slack)
-        obj = torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))
-        if not obj.requires_grad:
+        if not ascend(torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj)), params, opt, sched):
             break
-        (-obj.sum()).backward()
-        for p in params:
-            if p.grad is not None:
-                p.grad.nan_to_num_(0.0, 0.0, 0.0)
-        opt.step()
-        sched.step()
         out.instances += restarts
     with torch.no_grad():
         _merge(out, theta, score_sides(comp.evaluate(theta, ctx), tol, dtype))
     return out
+
+
+def ascend(obj: torch.Tensor, params: list[torch.Tensor], opt: torch.optim.Optimizer, sched) -> bool:
+    """One step up the per-instance objectives (B,) (their sum: the instances are independent); a NaN
+    gradient counts as 0. False when the objective does not depend on the parameters."""
+    if not obj.requires_grad:
+        return False
+    (-obj.sum()).backward()
+    for p in params:
+        if p.grad is not None:
+            p.grad.nan_to_num_(0.0, 0.0, 0.0)
+    opt.step()
+    sched.step()
+    return True
 
 
 def recheck(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> tuple[bool, Scored, Sides]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import torch
 
 from ..checks.compiled import Compiled
-from .falsify import Candidate
+from .falsify import Candidate, ascend
 from .scoring import score_sides
 
 POLISH_LR = 1.0  # first step size (a supremum often lies at a saturated radius, far out in parameter space);
@@ -51,14 +51,8 @@ def polish(comp: Compiled, starts: list[Candidate], j: int, steps: int, ctx: dic
             break
         ratio = sc.ratio[j]
         obj = torch.where(torch.isfinite(ratio), ratio, torch.zeros_like(ratio)) - 100 * torch.relu(sc.assume_slack)
-        if not obj.requires_grad:
+        if not ascend(obj, params, opt, sched):
             break
-        (-obj.sum()).backward()
-        for p in params:
-            if p.grad is not None:
-                p.grad.nan_to_num_(0.0, 0.0, 0.0)
-        opt.step()
-        sched.step()
     return out
 
 

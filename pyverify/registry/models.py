@@ -45,8 +45,8 @@ class Verdict(str, Enum):
     symbolic = "symbolic"  # SymPy reduced the identity to zero
     holds = "holds"  # no violation in the random and adversarial search
     refuted = "refuted"  # a re-checked counterexample
-    vacuous = "vacuous"  # unsatisfiable hypotheses, or no better than the trivial baseline
-    not_checkable = "not-checkable"  # with the reason
+    vacuous = "vacuous"  # unsatisfiable hypotheses, no better than the trivial baseline (value or order), trivial witness only
+    not_checkable = "not-checkable"  # with the reason (also: a Monte-Carlo test too weak to have failed)
     error = "error"  # the check could not run
 
     def __str__(self) -> str:  # f-strings and JSON show the registry spelling

@@ -25,6 +25,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     ratios_by_size: list[list[tuple[dict, float]]] = [[] for _ in compiled[0].relations]
     any_satisfiable = False
     trivial_example = None  # exists: a witness from the trivial subfamily, kept in case no other exists
+    searched: list[tuple[Compiled, SearchOutcome]] = []  # per sweep assignment, what its search found
     worst_measure: list[float] = []
     worst_ratio: list[float | None] = []
     # the budget is per claim: a sweep shares it between its assignments (each gets at least a little)
@@ -61,18 +62,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             res.instances += out.instances
             if out.best is not None and _confirm(comp, out.best, ctx, check.tol, seed, res):
                 return
-        if budget.polish:
-            violation = _polish_bounds(comp, out, budget, ctx, check.tol, res)
-            if violation is not None and kind != "constant" and _confirm(comp, violation, ctx, check.tol, seed, res):
-                return
-        if not worst_measure:
-            worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
-        else:
-            worst_measure = [max(a, b) for a, b in zip(worst_measure, out.worst_measure)]
-            worst_ratio = [b if a is None else (a if b is None else max(a, b)) for a, b in zip(worst_ratio, out.worst_ratio)]
-        for j, q in enumerate(out.worst_ratio):
-            if q is not None:
-                ratios_by_size[j].append((comp.dims, q))
+        searched.append((comp, out))
     if kind == "exists" and trivial_example is not None:
         res.verdict = Verdict.vacuous
         res.message = (f"only trivial witnesses ({check.trivial}) satisfy every relation: the existence claim "
@@ -83,6 +73,19 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         res.verdict = Verdict.not_checkable
         res.message = "the search found no witness (existence cannot be refuted by sampling)"
         return
+    if budget.polish:
+        violation = _polish_bounds(searched, budget, ctx, check.tol, res)
+        if violation is not None and kind != "constant" and _confirm(*violation, ctx, check.tol, seed, res):
+            return
+    for comp, out in searched:
+        if not worst_measure:
+            worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
+        else:
+            worst_measure = [max(a, b) for a, b in zip(worst_measure, out.worst_measure)]
+            worst_ratio = [b if a is None else (a if b is None else max(a, b)) for a, b in zip(worst_ratio, out.worst_ratio)]
+        for j, q in enumerate(out.worst_ratio):
+            if q is not None:
+                ratios_by_size[j].append((comp.dims, q))
     _summarise(res, compiled[0], worst_measure, worst_ratio)
     if compiled[0].assumes and not any_satisfiable:
         res.verdict = Verdict.vacuous
@@ -111,22 +114,28 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         res.details["necessity"] = necessity(claim, compiled[0], seed, ctx)
 
 
-def _polish_bounds(comp: Compiled, out: SearchOutcome, budget: Budget, ctx: dict, tol: float | None,
-                   res: Result) -> Candidate | None:
-    """Polish the tightness of every bound relation of one sweep assignment from its tightest instances
-    (raising ``out.worst_ratio``); the most violating instance met on the way, if any."""
+def _polish_bounds(searched: list[tuple[Compiled, SearchOutcome]], budget: Budget, ctx: dict, tol: float | None,
+                   res: Result) -> tuple[Compiled, Candidate] | None:
+    """Polish each bound relation once per claim, at the sweep assignment where the search found it
+    tightest, from the instances kept there (raising that assignment's ``worst_ratio``); the most
+    violating instance met on the way, with its assignment, if any."""
     violation = None
-    for j, starts in enumerate(out.tightest):
-        if not starts or out.worst_ratio[j] is None or out.worst_ratio[j] >= 1:
-            continue  # nothing to polish: no ratio, or the search already reached the bound
-        steps = budget.polish
+    n_rel = max((len(out.tightest) for _, out in searched), default=0)
+    for j in range(n_rel):
+        here = [(c, o) for c, o in searched if j < len(o.tightest) and o.tightest[j] and o.worst_ratio[j] is not None]
+        if not here:
+            continue
+        comp, out = max(here, key=lambda co: co[1].worst_ratio[j])
+        if out.worst_ratio[j] >= 1:
+            continue  # the search already reached the bound
+        starts, steps = out.tightest[j], budget.polish
         if comp.unbatchable:  # evaluated instance by instance: one start, fewer steps (as the search does)
             starts, steps = starts[:1], max(5, steps // 4)
         found = polish(comp, starts, j, steps, ctx, tol)
         res.instances += len(starts) * steps
         out.worst_ratio[j] = max(out.worst_ratio[j], found.ratio)
-        if found.violation is not None and (violation is None or found.violation.score > violation.score):
-            violation = found.violation
+        if found.violation is not None and (violation is None or found.violation.score > violation[1].score):
+            violation = (comp, found.violation)
     return violation
 
 
