@@ -169,3 +169,14 @@ def test_the_tightness_spread_over_seeds_is_reported_on_request():
     assert spread["min"] < spread["max"]  # quick does not polish: the seeds really differ
     (plain,) = check_claims(reg, ["ESPR.Eq32"], budget="quick")
     assert "tightness_spread" not in plain.details
+
+
+def test_the_report_shows_the_trivial_witness_of_a_vacuous_existence():
+    from pyverify.report import html
+
+    res = _run(_exists("sin(t) >= t", "t == 0")).as_dict()
+    claim = {**res, "kind": "existence", "document": "doc", "deps": [], "restates": [], "corrects": None,
+             "rests_on_refuted": [], "formal": "none", "title": "X", "statement": "x"}
+    page = html.render({"claims": [claim], "documents": {"doc": {"title": "D"}}, "counts": {}, "graph_problems": [],
+                        "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None, "lean_built": False})
+    assert "trivial witness (the only kind found)" in page and "&#34;eps&#34;: 0" in page.replace("&quot;", "&#34;")
