@@ -20,6 +20,7 @@ from ..checks.compiled import Compiled
 from .falsify import Candidate, ascend
 from .scoring import score_sides
 
+RESOLVED = 1e6  # a ratio counts where the bound exceeds its tolerance this many times
 POLISH_LR = 1.0  # first step size (a supremum often lies at a saturated radius, far out in parameter space);
 # it decays (cosine) to POLISH_LR / 1000 for the final approach
 
@@ -44,23 +45,38 @@ def polish(comp: Compiled, starts: list[Candidate], j: int, steps: int, ctx: dic
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps, eta_min=POLISH_LR / 1000)
     for step in range(steps + 1):
         opt.zero_grad()
-        sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
+        sides = comp.evaluate(theta, ctx)
+        sc = score_sides(sides, tol, ctx["dtype"])
+        resolved = _resolved(sides, j, sc.tol)
         with torch.no_grad():
-            _record(out, theta, sc, j)
+            _record(out, theta, sc, j, resolved)
         if step == steps:
             break
         ratio = sc.ratio[j]
-        obj = torch.where(torch.isfinite(ratio), ratio, torch.zeros_like(ratio)) - 100 * torch.relu(sc.assume_slack)
+        # an unresolved instance stops climbing: its ratio there is rounding, not the bound's tightness
+        ratio = torch.where(torch.isfinite(ratio) & resolved, ratio, torch.zeros_like(ratio).detach())
+        obj = ratio - 100 * torch.relu(sc.assume_slack)
         if not ascend(obj, params, opt, sched):
             break
     return out
 
 
-def _record(out: Polished, theta: dict, sc, j: int) -> None:
+def _resolved(sides, j: int, tol: torch.Tensor) -> torch.Tensor:
+    """(B,) bool: the right side of bound j is far above the tolerance (RESOLVED times), so rounding
+    moves its ratio lhs/rhs by less than 1/RESOLVED. Near a zero of both sides the ratio is rounding
+    noise, and a climb towards it would report a tightness above 1 that no violation backs."""
+    rel, lhs, rhs = sides.relation_sides()[j]
+    bound = lhs if rel.op in (">=", ">") else rhs
+    b = tol.shape[0]
+    size = bound.detach().reshape(b, -1).abs().amax(1) if bound.dim() > 0 else bound.detach().abs().expand(b)
+    return size > RESOLVED * tol
+
+
+def _record(out: Polished, theta: dict, sc, j: int, resolved: torch.Tensor) -> None:
     ok = sc.assume_ok & torch.isfinite(sc.score)
     if not bool(ok.any()):
         return
-    ratio = torch.where(ok, sc.ratio[j], torch.full_like(sc.ratio[j], -math.inf))
+    ratio = torch.where(ok & resolved, sc.ratio[j], torch.full_like(sc.ratio[j], -math.inf))
     out.ratio = max(out.ratio, float(ratio.max()))
     score = torch.where(ok, sc.score, torch.full_like(sc.score, -math.inf))
     i = int(score.argmax())
