@@ -26,6 +26,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     any_satisfiable = False
     trivial_example = None  # exists: a witness from the trivial subfamily, kept in case no other exists
     searched: list[tuple[Compiled, SearchOutcome]] = []  # per sweep assignment, what its search found
+    polished: dict[int, tuple[dict, float]] = {}  # constant: per relation, the polished ratio and where
     worst_measure: list[float] = []
     worst_ratio: list[float | None] = []
     # the budget is per claim: a sweep shares it between its assignments (each gets at least a little)
@@ -74,7 +75,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         res.message = "the search found no witness (existence cannot be refuted by sampling)"
         return
     if budget.polish:
-        violation = _polish_bounds(searched, budget, ctx, check.tol, res)
+        violation = _polish_bounds(searched, budget, ctx, check.tol, res, polished, kind == "constant")
         if violation is not None and kind != "constant" and _confirm(*violation, ctx, check.tol, seed, res):
             return
     for comp, out in searched:
@@ -92,7 +93,8 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         res.message = "no instance satisfies the assumptions jointly: " + "; ".join(r.text for r in compiled[0].assumes)
         return
     if kind == "constant":
-        return constant.judge_constant(res, ratios_by_size, [r.text for r in compiled[0].relations], check.constant)
+        return constant.judge_constant(res, ratios_by_size, [r.text for r in compiled[0].relations], check.constant,
+                                       polished)
     if compiled[0].baseline is not None:
         if _no_better_than_baseline(compiled, budget, seed, claim.id, ctx):
             res.verdict = Verdict.vacuous
@@ -115,10 +117,14 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
 
 
 def _polish_bounds(searched: list[tuple[Compiled, SearchOutcome]], budget: Budget, ctx: dict, tol: float | None,
-                   res: Result) -> tuple[Compiled, Candidate] | None:
+                   res: Result, polished: dict[int, tuple[dict, float]], constant_kind: bool) -> tuple[Compiled, Candidate] | None:
     """Polish each bound relation once per claim, at the sweep assignment where the search found it
-    tightest, from the instances kept there (raising that assignment's ``worst_ratio``); the most
-    violating instance met on the way, with its assignment, if any."""
+    tightest, from the instances kept there; the most violating instance met on the way, with its
+    assignment, if any.
+
+    A bound's polished ratio raises that assignment's ``worst_ratio``. The smallest admissible constant
+    of a ``constant`` check goes to ``polished`` instead: it is reported, but the growth along the sweep
+    is judged on the search's ratios, found alike at every size (one size polished could fake growth)."""
     violation = None
     n_rel = max((len(out.tightest) for _, out in searched), default=0)
     for j in range(n_rel):
@@ -126,13 +132,16 @@ def _polish_bounds(searched: list[tuple[Compiled, SearchOutcome]], budget: Budge
         if not here:
             continue
         comp, out = max(here, key=lambda co: co[1].worst_ratio[j])
-        if out.worst_ratio[j] >= 1:
+        if out.worst_ratio[j] >= 1 and not constant_kind:
             continue  # the search already reached the bound
         starts, steps = out.tightest[j], budget.polish
         if comp.unbatchable:  # evaluated instance by instance: one start, fewer steps (as the search does)
             starts, steps = starts[:1], max(5, steps // 4)
         found = polish(comp, starts, j, steps, ctx, tol)
         res.instances += len(starts) * steps
+        if constant_kind:
+            polished[j] = (comp.dims, found.ratio)
+            continue
         out.worst_ratio[j] = max(out.worst_ratio[j], found.ratio)
         if found.violation is not None and (violation is None or found.violation.score > violation[1].score):
             violation = (comp, found.violation)
