@@ -180,3 +180,15 @@ def test_the_report_shows_the_trivial_witness_of_a_vacuous_existence():
     page = html.render({"claims": [claim], "documents": {"doc": {"title": "D"}}, "counts": {}, "graph_problems": [],
                         "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None, "lean_built": False})
     assert "trivial witness (the only kind found)" in page and "&#34;eps&#34;: 0" in page.replace("&quot;", "&#34;")
+
+
+def test_a_confirmed_monte_carlo_refutation_survives_a_later_failure(monkeypatch):
+    from pyverify.checks.compiled import Compiled
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("planted failure after the confirmation")
+
+    monkeypatch.setattr(Compiled, "evaluate_one", broken)
+    res = _run(_beats(1.01, 200000))
+    assert res.verdict.value == "refuted" and "planted failure" in res.message
+    assert res.witness["samples"] == 800000

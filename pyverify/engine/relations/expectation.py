@@ -105,9 +105,12 @@ def _confirm(run_: MCRun, i: int, z_crit: float, seed: int, ctx: dict, res: Resu
     res.worst = _relative((again.mean - again.claimed).abs(), again.claimed)
     res.message = (f"Monte-Carlo mean differs from the claimed value by {z2:.1f} standard errors "
                    f"({again.samples} fresh samples; Holm-corrected threshold {z_crit:.2f})")
-    sides = comp.evaluate_one(one, 0, ctx, comp.draw_randoms(1, 2, run_.gen, ctx))
     detail = {"instance": i, "mean": again.mean[0].tolist(), "claimed": again.claimed[0].tolist(),
               "standard_error": again.se[0].tolist(), "samples": again.samples}
+    # the confirmed refutation is recorded before the instance's values are added: a failure there
+    # (recorded by run_claim) cannot lose it
+    res.witness = {"seed": seed, "dims": comp.dims, **detail}
+    sides = comp.evaluate_one(one, 0, ctx, comp.draw_randoms(1, 2, run_.gen, ctx))
     res.witness = {"seed": seed, "dims": comp.dims, "values": values_json(sides.values), **detail}
     return True
 
