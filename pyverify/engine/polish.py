@@ -20,6 +20,7 @@ from ..checks.compiled import Compiled
 from .falsify import Candidate, ascend
 from .scoring import score_sides
 
+PATIENCE, STALL = 4, 1e-7  # stop after more than PATIENCE steps without a relative gain above STALL
 RESOLVED = 1e6  # a ratio counts where the bound exceeds its tolerance this many times
 POLISH_LR = 1.0  # first step size (a supremum often lies at a saturated radius, far out in parameter space);
 # it decays (cosine) to POLISH_LR / 1000 for the final approach
@@ -27,36 +28,46 @@ POLISH_LR = 1.0  # first step size (a supremum often lies at a saturated radius,
 
 @dataclass
 class Polished:
-    ratio: float  # the largest tightness of the relation seen within the hypotheses
+    ratio: dict[int, float]  # per polished bound relation, the largest tightness seen within the hypotheses
     violation: Candidate | None  # the most violating instance met (score > 1), if any
 
 
-def polish(comp: Compiled, starts: list[Candidate], j: int, steps: int, ctx: dict, tol: float | None) -> Polished:
-    """Maximise the tightness of bound relation j from the given starting instances."""
-    out = Polished(max((c.score for c in starts), default=-math.inf), None)
-    if not starts or steps <= 0:
+def polish(comp: Compiled, starts: dict[int, list[Candidate]], steps: int, ctx: dict, tol: float | None) -> Polished:
+    """Maximise the tightness of each bound relation j from its starting instances ``starts[j]``.
+
+    All relations climb in one batch (a row per start, its objective the ratio of its own relation):
+    one evaluation per step whatever the number of relations."""
+    rels = [j for j, cs in starts.items() if cs]
+    rows = [(j, c) for j in rels for c in starts[j]]
+    out = Polished({j: max(c.score for c in starts[j]) for j in rels}, None)
+    if not rows or steps <= 0:
         return out
-    theta = {n: {k: torch.cat([c.theta[n][k] for c in starts]).detach().clone() for k in starts[0].theta[n]}
-             for n in starts[0].theta}
+    theta = {n: {k: torch.cat([c.theta[n][k] for _, c in rows]).detach().clone() for k in rows[0][1].theta[n]}
+             for n in rows[0][1].theta}
     params = [v.requires_grad_(True) for t in theta.values() for k, v in t.items() if v.is_floating_point() and k != "sign"]
     if not params:
         return out
+    # row r climbs relation rels[slot[r]]
+    slot = torch.tensor([rels.index(j) for j, _ in rows]).unsqueeze(0)
     opt = torch.optim.Adam(params, lr=POLISH_LR)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps, eta_min=POLISH_LR / 1000)
+    stalled = 0  # steps in a row that raised no relation's best ratio (by more than STALL, relatively)
     for step in range(steps + 1):
         opt.zero_grad()
         sides = comp.evaluate(theta, ctx)
         sc = score_sides(sides, tol, ctx["dtype"])
-        resolved = _resolved(sides, j, sc.tol)
+        ratio = torch.stack([sc.ratio[j] for j in rels]).gather(0, slot)[0]
+        resolved = torch.stack([_resolved(sides, j, sc.tol) for j in rels]).gather(0, slot)[0]
         with torch.no_grad():
-            _record(out, theta, sc, j, resolved)
-        if step == steps:
+            before = sum(out.ratio.values())
+            _record(out, rows, theta, sc, ratio, resolved)
+            stalled = stalled + 1 if sum(out.ratio.values()) <= before + STALL * abs(before) else 0
+        # the large first steps may overshoot before they gain: stalls count in the fine second half only
+        if step == steps or (stalled > PATIENCE and 2 * step >= steps):
             break
-        ratio = sc.ratio[j]
         # an unresolved instance stops climbing: its ratio there is rounding, not the bound's tightness
         ratio = torch.where(torch.isfinite(ratio) & resolved, ratio, torch.zeros_like(ratio).detach())
-        obj = ratio - 100 * torch.relu(sc.assume_slack)
-        if not ascend(obj, params, opt, sched):
+        if not ascend(ratio - 100 * torch.relu(sc.assume_slack), params, opt, sched):
             break
     return out
 
@@ -72,12 +83,13 @@ def _resolved(sides, j: int, tol: torch.Tensor) -> torch.Tensor:
     return size > RESOLVED * tol
 
 
-def _record(out: Polished, theta: dict, sc, j: int, resolved: torch.Tensor) -> None:
+def _record(out: Polished, rows: list, theta: dict, sc, ratio: torch.Tensor, resolved: torch.Tensor) -> None:
     ok = sc.assume_ok & torch.isfinite(sc.score)
     if not bool(ok.any()):
         return
-    ratio = torch.where(ok & resolved, sc.ratio[j], torch.full_like(sc.ratio[j], -math.inf))
-    out.ratio = max(out.ratio, float(ratio.max()))
+    counted = torch.where(ok & resolved, ratio, torch.full_like(ratio, -math.inf)).tolist()
+    for (j, _), r in zip(rows, counted):
+        out.ratio[j] = max(out.ratio[j], r)
     score = torch.where(ok, sc.score, torch.full_like(sc.score, -math.inf))
     i = int(score.argmax())
     if float(score[i]) > 1 and (out.violation is None or float(score[i]) > out.violation.score):

@@ -125,25 +125,30 @@ def _polish_bounds(searched: list[tuple[Compiled, SearchOutcome]], budget: Budge
     A bound's polished ratio raises that assignment's ``worst_ratio``. The smallest admissible constant
     of a ``constant`` check goes to ``polished`` instead: it is reported, but the growth along the sweep
     is judged on the search's ratios, found alike at every size (one size polished could fake growth)."""
-    violation = None
+    by_assignment: dict[int, dict[int, list[Candidate]]] = {}
     n_rel = max((len(out.tightest) for _, out in searched), default=0)
     for j in range(n_rel):
-        here = [(c, o) for c, o in searched if j < len(o.tightest) and o.tightest[j] and o.worst_ratio[j] is not None]
+        here = [k for k, (_, o) in enumerate(searched) if j < len(o.tightest) and o.tightest[j] and o.worst_ratio[j] is not None]
         if not here:
             continue
-        comp, out = max(here, key=lambda co: co[1].worst_ratio[j])
-        if out.worst_ratio[j] >= 1 and not constant_kind:
+        k = max(here, key=lambda k: searched[k][1].worst_ratio[j])
+        if searched[k][1].worst_ratio[j] >= 1 and not constant_kind:
             continue  # the search already reached the bound
-        starts, steps = out.tightest[j], budget.polish
-        if comp.unbatchable:  # evaluated instance by instance: one start, fewer steps (as the search does)
-            starts, steps = starts[:1], max(5, steps // 4)
-        found = polish(comp, starts, j, steps, ctx, tol)
-        res.instances += len(starts) * steps
-        if constant_kind:
-            polished[j] = (comp.dims, found.ratio)
-            continue
-        out.worst_ratio[j] = max(out.worst_ratio[j], found.ratio)
-        if found.violation is not None and (violation is None or found.violation.score > violation[1].score):
+        by_assignment.setdefault(k, {})[j] = searched[k][1].tightest[j]
+    violation = None
+    for k, starts in by_assignment.items():
+        comp, out = searched[k]
+        steps = budget.polish
+        if comp.unbatchable:  # evaluated instance by instance: one start each, fewer steps (as the search does)
+            starts, steps = {j: cs[:1] for j, cs in starts.items()}, max(5, steps // 4)
+        found = polish(comp, starts, steps, ctx, tol)
+        res.instances += sum(len(cs) for cs in starts.values()) * steps
+        for j, ratio in found.ratio.items():
+            if constant_kind:
+                polished[j] = (comp.dims, ratio)
+            else:
+                out.worst_ratio[j] = max(out.worst_ratio[j], ratio)
+        if not constant_kind and found.violation is not None and (violation is None or found.violation.score > violation[1].score):
             violation = (comp, found.violation)
     return violation
 
