@@ -153,7 +153,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     reg = load_valid_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
-    results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress)
+    results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress, args.tightness_seeds)
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
                "claims": [_with_severity(r.as_dict(), reg.claims[r.id]) for r in results]}
     if args.out:
@@ -341,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="also write the JSON result to this file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
     p.add_argument("--jobs", type=int, default=_default_jobs(), help="worker processes (default: CPU count, at most 4)")
+    p.add_argument("--tightness-seeds", type=int, default=None, metavar="N",
+                   help="report the spread of each holding bound's tightness over N seeds (default: 3 at thorough, else 1)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("report", parents=[common, plugins], help="check everything and write the report")

@@ -101,7 +101,7 @@ def test_the_default_budget_misses_nothing(planted_results, true_results):
 def test_ascent_only_errors_are_missed_without_the_ascent(monkeypatch):
     """The kind `found only by gradient ascent` is honest: the default budget's random and degenerate
     instances alone (no ascent) do not find the violation; with the ascent they do."""
-    random_only = dataclasses.replace(result.BUDGETS["default"], restarts=0, steps=0)
+    random_only = dataclasses.replace(result.BUDGETS["default"], restarts=0, steps=0, polish=0)
     monkeypatch.setitem(result.BUDGETS, "random-only", random_only)
     ascent_kind = [cid for cid, c in PLANTED.claims.items() if c.notes == "found only by gradient ascent"]
     assert ascent_kind

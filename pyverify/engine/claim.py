@@ -4,11 +4,14 @@ Verdict rules (README, "Verdicts"), for one claim:
 
 * no ``check`` or ``check.not_checkable`` -> ``not-checkable`` (with the reason);
 * a check that cannot be compiled or run -> ``error`` (the message says why; other claims still run);
-* assumptions that no instance satisfies -> ``vacuous``; a bound never better than its named baseline
+* assumptions that no instance satisfies -> ``vacuous``; a bound never better than its named baseline,
+  an order no better than its baseline's measured order, an existence met only by a trivial witness
   -> ``vacuous``;
+* a Monte-Carlo test that could not have failed (or a strict comparison whose difference the sample
+  size cannot see) -> ``not-checkable``, "inconclusive: ..." with the effect it could detect;
 * a violation found by the search, confirmed on the independent one-instance path -> ``refuted`` with a
   witness (a failure of a later step — shrinking, certification — is recorded, never loses it);
-* otherwise ``holds`` with the worst relative error / tightness; upgraded to ``symbolic`` when a SymPy
+* otherwise ``holds`` with the worst relative error / tightness (polished towards its supremum); upgraded to ``symbolic`` when a SymPy
   proof was requested and succeeded; ``consistent`` instead of ``holds`` for a definition, notation or
   modelling hypothesis (the check shows that the implementation realises it: evidence about the code).
 
@@ -122,6 +125,8 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
         return
     ctx = {"dtype": torch.float64, "device": device}
     kind = relation_kind(claim)
+    if check.trivial is not None and kind != "exists":
+        raise CheckError("trivial: names the trivial witnesses of an existence check; it needs relation: exists")
     if kind == "order":
         return order.run(claim, budget, seed, ctx, res, conv)
     # compile every sweep assignment first: errors surface before any search

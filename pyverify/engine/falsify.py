@@ -10,7 +10,7 @@ coarsely as the violation survives, so the witness is small and readable.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -34,6 +34,12 @@ class SearchOutcome:
     nan_instance: Candidate | None = None
     failed_instances: int = 0  # instances whose evaluation raised (skipped, not counted as violations)
     ascent_failure: str | None = None  # why the gradient ascent stopped early, if it did
+    # per bound relation, the instances of largest tightness lhs/rhs seen (best first): the polishing
+    # phase starts from them (``polish.py``)
+    tightest: list[list[Candidate]] = field(default_factory=list)
+
+
+TIGHTEST_KEPT = 4
 
 
 def _take(theta: dict, i: int) -> dict:
@@ -81,11 +87,28 @@ def _merge(out: SearchOutcome, theta: dict, sc: Scored) -> None:
             rv = float(sc.ratio[j][ok].max())
             prev = out.worst_ratio[j]
             out.worst_ratio[j] = rv if prev is None else max(prev, rv)
+            _keep_tightest(out, j, theta, torch.where(ok, sc.ratio[j], torch.full_like(sc.ratio[j], -math.inf)))
     masked = torch.where(ok, sc.score, torch.full_like(sc.score, -math.inf))
     i = int(masked.argmax())
     s = float(masked[i])
     if s > 1 and (out.best is None or s > out.best.score):
         out.best = Candidate(_take(theta, i), s)
+
+
+def _keep_tightest(out: SearchOutcome, j: int, theta: dict, ratio: torch.Tensor) -> None:
+    """Merge this batch's tightest instances of relation j into the kept few (distinct ratios only, so
+    one instance seen at several ascent steps does not fill the list)."""
+    while len(out.tightest) <= j:
+        out.tightest.append([])
+    kept = out.tightest[j]
+    floor = kept[-1].score if len(kept) >= TIGHTEST_KEPT else -math.inf
+    top = torch.topk(ratio, min(TIGHTEST_KEPT, ratio.shape[0]))
+    for r, i in zip(top.values.tolist(), top.indices.tolist()):
+        if not math.isfinite(r) or r <= floor or any(c.score == r for c in kept):
+            continue
+        kept.append(Candidate(_take(theta, i), r))
+    kept.sort(key=lambda c: -c.score)
+    del kept[TIGHTEST_KEPT:]
 
 
 ASCENT_LR = 0.3
@@ -121,33 +144,39 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
     for _ in range(steps):
         opt.zero_grad()
         try:
-            if not _ascent_step(comp, theta, ctx, tol, out):
-                break
+            obj = _ascent_objective(comp, theta, ctx, tol, out)
         except RuntimeError as exc:
             # the ascent walked where the check cannot be evaluated (or differentiated): keep what it found
             out.ascent_failure = f"{type(exc).__name__}: {exc}"
             return out
-        for p in params:
-            if p.grad is not None:
-                p.grad.nan_to_num_(0.0, 0.0, 0.0)
-        opt.step()
-        sched.step()
+        if not ascend(obj, params, opt, sched):
+            break
         out.instances += restarts
     _score_batch(comp, {n: {k: v.detach() for k, v in t.items()} for n, t in theta.items()}, restarts, ctx, tol, out)
     return out
 
 
-def _ascent_step(comp: Compiled, theta: dict, ctx: dict, tol: float | None, out: SearchOutcome) -> bool:
-    """Score the ascent's instances into ``out`` and back-propagate the objective; False when it has no gradient."""
+def _ascent_objective(comp: Compiled, theta: dict, ctx: dict, tol: float | None, out: SearchOutcome) -> torch.Tensor:
+    """Score the ascent's instances into ``out``; the per-instance objective (B,) to climb."""
     sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
     with torch.no_grad():
         _merge(out, theta, sc)
     # push every relation towards failure while staying inside the assumptions (penalty outside)
     obj = sc.objective - 100 * torch.relu(sc.assume_slack)
-    obj = torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))
+    return torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))
+
+
+def ascend(obj: torch.Tensor, params: list[torch.Tensor], opt: torch.optim.Optimizer, sched) -> bool:
+    """One step up the per-instance objectives (B,) (their sum: the instances are independent); a NaN
+    gradient counts as 0. False when the objective does not depend on the parameters."""
     if not obj.requires_grad:
         return False
     (-obj.sum()).backward()
+    for p in params:
+        if p.grad is not None:
+            p.grad.nan_to_num_(0.0, 0.0, 0.0)
+    opt.step()
+    sched.step()
     return True
 
 

@@ -20,12 +20,13 @@ class Budget:
     samples: int  # Monte-Carlo samples per instance for E(...)
     mc_instances: int
     necessity: bool
+    polish: int = 0  # Adam steps climbing the tightness of a holding bound, once per claim (polish.py)
 
 
 BUDGETS = {
     "quick": Budget(40, 0, 0, 4000, 3, False),  # random and degenerate instances only: the smoke level
-    "default": Budget(256, 16, 12, 20000, 6, True),
-    "thorough": Budget(2048, 64, 150, 200000, 16, True),
+    "default": Budget(256, 16, 12, 20000, 6, True, 20),
+    "thorough": Budget(2048, 64, 150, 200000, 16, True, 200),
 }
 
 

@@ -53,12 +53,51 @@ def check_claim(registry: Registry, claim_id: str, budget: str = "default", seed
         return run_claim(registry.claims[claim_id], registry.conventions[claim_id], budget, seed, device)
 
 
+TIGHTNESS_SEEDS_THOROUGH = 3  # seeds whose tightness spread the thorough budget reports
+
+
 def check_claims(registry: Registry, ids: Sequence[str] = (), budget: str = "default", seed: int = 0,
-                 device: str = "cpu", jobs: int = 1, progress: bool = False) -> list[Result]:
+                 device: str = "cpu", jobs: int = 1, progress: bool = False,
+                 tightness_seeds: int | None = None) -> list[Result]:
     """Check the selected claims (all when ``ids`` is empty); results in registry order.
 
     ``jobs`` > 1 spreads claims over worker processes; every claim has its own seed, so verdicts and
-    witnesses do not depend on the number of jobs."""
+    witnesses do not depend on the number of jobs. ``tightness_seeds`` > 1 re-checks every holding
+    bound (and constant) with that many seeds in all and reports the spread of its tightness
+    (``details.tightness_spread``); by default 3 at the thorough budget, 1 (no spread) otherwise."""
+    results = _check_claims(registry, ids, budget, seed, device, jobs, progress)
+    n_seeds = tightness_seeds if tightness_seeds is not None else (TIGHTNESS_SEEDS_THOROUGH if budget == "thorough" else 1)
+    if n_seeds > 1:
+        _tightness_spread(registry, results, budget, seed, device, jobs, n_seeds)
+    return results
+
+
+def _tightness_key(res: Result) -> str | None:
+    for key in ("tightness", "constant"):
+        if res.details.get(key) is not None and res.verdict.value in ("holds", "symbolic"):
+            return key
+    return None
+
+
+def _tightness_spread(registry: Registry, results: list[Result], budget: str, seed: int, device: str, jobs: int,
+                      n_seeds: int) -> None:
+    """The supremum found is a lower bound that depends on the seed: report it over several seeds."""
+    tight = {r.id: r for r in results if _tightness_key(r)}
+    if not tight:
+        return
+    values = {i: [r.details[_tightness_key(r)]] for i, r in tight.items()}
+    for extra in range(1, n_seeds):
+        for r in _check_claims(registry, list(tight), budget, seed + extra, device, jobs, False):
+            key = _tightness_key(r)
+            values[r.id].append(r.details[key] if key else None)
+    for i, r in tight.items():
+        found = [v for v in values[i] if v is not None]
+        r.details["tightness_spread"] = {"seeds": list(range(seed, seed + n_seeds)), "values": values[i],
+                                         "min": min(found), "max": max(found)}
+
+
+def _check_claims(registry: Registry, ids: Sequence[str], budget: str, seed: int, device: str, jobs: int,
+                  progress: bool) -> list[Result]:
     unknown = [i for i in ids if i not in registry.claims]
     if unknown:
         raise UnknownClaims(unknown)

@@ -49,8 +49,8 @@ class Verdict(str, Enum):
     # not about the document, so it is kept out of the `holds` counts
     consistent = "consistent"
     refuted = "refuted"  # a re-checked counterexample
-    vacuous = "vacuous"  # unsatisfiable hypotheses, or no better than the trivial baseline
-    not_checkable = "not-checkable"  # with the reason
+    vacuous = "vacuous"  # unsatisfiable hypotheses, no better than the trivial baseline (value or order), trivial witness only
+    not_checkable = "not-checkable"  # with the reason (also: a Monte-Carlo test too weak to have failed)
     error = "error"  # the check could not run
 
     def __str__(self) -> str:  # f-strings and JSON show the registry spelling
@@ -196,6 +196,7 @@ class Check(BaseModel):
     tol: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     order: Order | None = None
     baseline: str | None = None
+    trivial: str | None = None  # exists: relations that mark a witness from the trivial (unperturbed) subfamily
     samples: Annotated[StrictInt, Field(gt=0), AfterValidator(_within_cap(limits.SAMPLES, "samples"))] | None = None
     symbolic: Symbolic | None = None
     not_checkable: str | None = None

@@ -10,7 +10,8 @@ from ..result import Result
 from .order import loglog_slope
 
 
-def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: list[str], spec=None) -> None:
+def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: list[str], spec=None,
+                   polished: dict[int, tuple[dict, float]] | None = None) -> None:
     """Unnamed constants (one per relation): report sup lhs/rhs; refute when one grows without bound.
 
     ``spec`` (registry ``check.constant``) says how the constant is quantified as printed:
@@ -18,7 +19,11 @@ def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: l
     ``per-parameter`` (one constant per value of the ``depends_on`` sweep variables: growth across them is
     allowed, growth along the others is not), ``after-data`` (chosen after the data it bounds: a
     tautology, so the statement is vacuous). ``chosen`` names sweep variables that are existential
-    constants of the statement (∃ C1 ...): the claim holds if one of their values works."""
+    constants of the statement (∃ C1 ...): the claim holds if one of their values works.
+
+    ``polished``: per relation, a larger ratio the polishing phase found at one assignment (dims): it
+    raises the reported constant (where it belongs to the chosen existential values), not the growth
+    test, which compares the search's ratios found alike at every size."""
     quantified = getattr(spec, "quantified", "before-data")
     if quantified == "after-data":
         res.verdict = Verdict.vacuous
@@ -39,6 +44,10 @@ def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: l
             failures.append((j, *failing))
         elif "chosen" in entry:  # the constant the statement's existential choice needs
             entry["constant"] = max(r for d, r in finite if all(d.get(k) == v for k, v in entry["chosen"].items()))
+        dims, ratio = (polished or {}).get(j, (None, -math.inf))
+        if ratio > entry["constant"] and all(dims.get(k) == v for k, v in entry.get("chosen", {}).items()):
+            entry["constant"] = ratio
+            entry["polished"] = {"dims": dims, "ratio": ratio}
         consts.append(entry["constant"])
         res.details.setdefault("constants", []).append(entry)
     if not consts:

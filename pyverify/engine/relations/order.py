@@ -32,7 +32,7 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
     direction, slack, exact = spec.resolved_direction(), float(spec.tol), spec.exact
     n = max(4, budget.instances // 8)
     gen_seed = claim_seed(seed, claim.id)
-    series = []
+    series, base_series = [], []
     for v in values:
         # the smallest sweep assignment: an order check varies only its own parameter
         comp = compile_check(check, {**sweep(check)[0], param: v}, "order", conv)
@@ -42,9 +42,10 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
             sides = comp.evaluate(theta, ctx)
             q = sides.quantity
             ok = score_sides(sides, check.tol, ctx["dtype"]).assume_ok if comp.assumes else None
-        q = q.reshape(n, -1).abs().amax(1)
         # an instance outside the assumptions at some value of the parameter leaves the fit
-        series.append(q if ok is None else torch.where(ok, q, torch.full_like(q, math.nan)))
+        series.append(_magnitude(q, n, ok))
+        if sides.baseline is not None:
+            base_series.append(_magnitude(sides.baseline, n, ok))
     qs = torch.stack(series, 1)  # (n, J)
     res.instances = n * len(values)
     floor = 1e-13
@@ -86,3 +87,31 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
         res.verdict = Verdict.holds
         res.message = (f"measured order {measured:.3f} (min {min(slopes):.3f}, max {max(slopes):.3f}) "
                        f"{rel} claimed {claimed:g}; leading constant <= {lead:.4g}")
+        if base_series:
+            _judge_baseline(res, torch.stack(base_series, 1), xs, claimed, measured, direction, slack, check.baseline)
+
+
+def _magnitude(x: torch.Tensor, n: int, ok: torch.Tensor | None) -> torch.Tensor:
+    """(n,) max |x| per instance; NaN where the instance is outside the assumptions."""
+    q = x.reshape(n, -1).abs().amax(1)
+    return q if ok is None else torch.where(ok, q, torch.full_like(q, math.nan))
+
+
+def _judge_baseline(res: Result, bs: torch.Tensor, xs: list[float], claimed: float, measured: float,
+                    direction: str, slack: float, text: str) -> None:
+    """Vacuity by order: a trivial baseline (e.g. the distance of each of two maps to a trivial third
+    one) that already has the claimed order — or a better one — makes the claimed order say nothing.
+    The orders are measured the same way (median log-log slope), not compared at one point."""
+    usable = (bs > 1e-300).all(1) & torch.isfinite(bs).all(1)
+    if not bool(usable.any()):
+        # a baseline vanishing at every value is of every order: the claim is no better than it
+        base = math.inf if direction == "zero" else -math.inf
+    else:
+        slopes = sorted(loglog_slope(xs, [math.log(float(y)) for y in row]) for row in bs[usable])
+        base = slopes[len(slopes) // 2]
+    res.details["order"]["baseline"] = {"expression": text, "measured_median": base}
+    as_good = base >= claimed - slack if direction == "zero" else base <= claimed + slack
+    if as_good:
+        res.verdict = Verdict.vacuous
+        res.message = (f"vacuous by order: the trivial baseline {text} already has order {base:.3f} (measured), "
+                       f"the claimed order is {claimed:g} (measured {measured:.3f}); the bound says no more than the baseline")

@@ -13,6 +13,7 @@ import torch
 from ...checks.compiled import Compiled
 from ...registry import Claim, Verdict
 from ..falsify import Candidate, SearchOutcome, recheck, search, shrink
+from ..polish import polish
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
 from ..rounding import rounding_verdict
 from ..scoring import relation_score, violated_relations
@@ -23,6 +24,9 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     check = claim.check
     ratios_by_size: list[list[tuple[dict, float]]] = [[] for _ in compiled[0].relations]
     any_satisfiable = False
+    trivial_example = None  # exists: a witness from the trivial subfamily, kept in case no other exists
+    searched: list[tuple[Compiled, SearchOutcome]] = []  # per sweep assignment, what its search found
+    polished: dict[int, tuple[dict, float]] = {}  # constant: per relation, the polished ratio and where
     worst_measure: list[float] = []
     worst_ratio: list[float | None] = []
     # the budget is per claim: a sweep shares it between its assignments (each gets at least a little)
@@ -36,14 +40,6 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         res.instances += out.instances
         _note_failures(res, out)
         any_satisfiable |= out.satisfiable
-        if not worst_measure:
-            worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
-        else:
-            worst_measure = [max(a, b) for a, b in zip(worst_measure, out.worst_measure)]
-            worst_ratio = [b if a is None else (a if b is None else max(a, b)) for a, b in zip(worst_ratio, out.worst_ratio)]
-        for j, q in enumerate(out.worst_ratio):
-            if q is not None:
-                ratios_by_size[j].append((comp.dims, q))
         if out.nan_instance is not None and kind != "exists":
             _, _, sides = recheck(comp, out.nan_instance.theta, check.tol)
             res.verdict = Verdict.error
@@ -51,11 +47,14 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             res.details["nan_values"] = values_json(sides.values)
             return
         if kind == "exists":
-            found = exists.witness(comp, budget, gen, ctx, check.tol)
+            found, trivial = exists.witness(comp, budget, gen, ctx, check.tol)
             if found is not None:
                 res.verdict, res.message = Verdict.holds, "a witness satisfying every relation was constructed"
+                if check.trivial is not None:
+                    res.message += f" outside the trivial subfamily ({check.trivial})"
                 res.details["example"] = found
                 return
+            trivial_example = trivial_example or trivial
             continue
         if out.best is not None and kind != "constant":
             if _confirm(comp, out.best, check.tol, seed, res):
@@ -66,17 +65,38 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             _note_failures(res, out)
             if out.best is not None and _confirm(comp, out.best, check.tol, seed, res):
                 return
+        searched.append((comp, out))
+    if kind == "exists" and trivial_example is not None:
+        res.verdict = Verdict.vacuous
+        res.message = (f"only trivial witnesses ({check.trivial}) satisfy every relation: the existence claim "
+                       "is met by the unperturbed case and says nothing about the perturbed one")
+        res.details["trivial_witness"] = trivial_example
+        return
     if kind == "exists":
         res.verdict = Verdict.not_checkable
         res.message = "the search found no witness (existence cannot be refuted by sampling)"
         return
+    if budget.polish:
+        violation = _polish_bounds(searched, budget, ctx, check.tol, res, polished, kind == "constant")
+        if violation is not None and kind != "constant" and _confirm(*violation, check.tol, seed, res):
+            return
+    for comp, out in searched:
+        if not worst_measure:
+            worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
+        else:
+            worst_measure = [max(a, b) for a, b in zip(worst_measure, out.worst_measure)]
+            worst_ratio = [b if a is None else (a if b is None else max(a, b)) for a, b in zip(worst_ratio, out.worst_ratio)]
+        for j, q in enumerate(out.worst_ratio):
+            if q is not None:
+                ratios_by_size[j].append((comp.dims, q))
     _summarise(res, compiled[0], worst_measure, worst_ratio)
     if compiled[0].assumes and not any_satisfiable:
         res.verdict = Verdict.vacuous
         res.message = "no instance satisfies the assumptions jointly: " + "; ".join(r.text for r in compiled[0].assumes)
         return
     if kind == "constant":
-        return constant.judge_constant(res, ratios_by_size, [r.text for r in compiled[0].relations], check.constant)
+        return constant.judge_constant(res, ratios_by_size, [r.text for r in compiled[0].relations], check.constant,
+                                       polished)
     if compiled[0].baseline is not None:
         if _no_better_than_baseline(compiled, budget, seed, claim.id, ctx):
             res.verdict = Verdict.vacuous
@@ -105,6 +125,43 @@ def _note_failures(res: Result, out: SearchOutcome) -> None:
         res.details["failed_instances"] = res.details.get("failed_instances", 0) + out.failed_instances
     if out.ascent_failure is not None:
         res.details["ascent_stopped"] = out.ascent_failure
+
+
+def _polish_bounds(searched: list[tuple[Compiled, SearchOutcome]], budget: Budget, ctx: dict, tol: float | None,
+                   res: Result, polished: dict[int, tuple[dict, float]], constant_kind: bool) -> tuple[Compiled, Candidate] | None:
+    """Polish each bound relation once per claim, at the sweep assignment where the search found it
+    tightest, from the instances kept there; the most violating instance met on the way, with its
+    assignment, if any.
+
+    A bound's polished ratio raises that assignment's ``worst_ratio``. The smallest admissible constant
+    of a ``constant`` check goes to ``polished`` instead: it is reported, but the growth along the sweep
+    is judged on the search's ratios, found alike at every size (one size polished could fake growth)."""
+    by_assignment: dict[int, dict[int, list[Candidate]]] = {}
+    n_rel = max((len(out.tightest) for _, out in searched), default=0)
+    for j in range(n_rel):
+        here = [k for k, (_, o) in enumerate(searched) if j < len(o.tightest) and o.tightest[j] and o.worst_ratio[j] is not None]
+        if not here:
+            continue
+        k = max(here, key=lambda k: searched[k][1].worst_ratio[j])
+        if searched[k][1].worst_ratio[j] >= 1 and not constant_kind:
+            continue  # the search already reached the bound
+        by_assignment.setdefault(k, {})[j] = searched[k][1].tightest[j]
+    violation = None
+    for k, starts in by_assignment.items():
+        comp, out = searched[k]
+        steps = budget.polish
+        if comp.unbatchable:  # evaluated instance by instance: one start each, fewer steps (as the search does)
+            starts, steps = {j: cs[:1] for j, cs in starts.items()}, max(5, steps // 4)
+        found = polish(comp, starts, steps, ctx, tol)
+        res.instances += sum(len(cs) for cs in starts.values()) * steps
+        for j, ratio in found.ratio.items():
+            if constant_kind:
+                polished[j] = (comp.dims, ratio)
+            else:
+                out.worst_ratio[j] = max(out.worst_ratio[j], ratio)
+        if not constant_kind and found.violation is not None and (violation is None or found.violation.score > violation[1].score):
+            violation = (comp, found.violation)
+    return violation
 
 
 def _summarise(res: Result, comp: Compiled, worst_measure: list[float], worst_ratio: list[float | None]) -> None:
