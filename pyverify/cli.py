@@ -120,6 +120,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .checks.validate import load_valid_registry
     from .engine import check_claims
 
+    if args.pin_witness and not args.ids:
+        return _usage_error("--pin-witness writes into the claims named on the command line: give their IDs")
     reg = load_valid_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
     results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress)
@@ -127,6 +129,8 @@ def cmd_check(args: argparse.Namespace) -> int:
                "claims": [_with_severity(r.as_dict(), reg.claims[r.id]) for r in results]}
     if args.out:
         Path(args.out).write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.pin_witness:
+        _pin_witnesses(reg, results)
     if args.format == "json":
         json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
         print()
@@ -144,6 +148,24 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
               + f"; {mism} differ from expect; {unrev} unreviewed")
     return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
+
+
+def _pin_witnesses(reg, results) -> None:
+    """Each refuted claim's witness becomes the last of its check's examples (told on stderr)."""
+    from .registry.pin import PinError, pin_example, witness_example
+
+    for r in results:
+        if r.verdict is not Verdict.refuted or not r.witness:
+            continue
+        if "example" in r.witness:
+            print(f"{r.id}: refuted by its examples[{r.witness['example']}], already pinned", file=sys.stderr)
+            continue
+        try:
+            path = pin_example(reg, r.id, witness_example(reg.claims[r.id].check, r.witness))
+        except (PinError, OSError) as exc:
+            print(f"{r.id}: witness not pinned: {exc}", file=sys.stderr)
+            continue
+        print(f"{r.id}: witness pinned as the last of check.examples in {path}", file=sys.stderr)
 
 
 def _with_severity(row: dict, claim) -> dict:
@@ -366,6 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="also write the JSON result to this file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
     p.add_argument("--jobs", type=int, default=_default_jobs(), help="worker processes (default: CPU count, at most 4)")
+    p.add_argument("--pin-witness", action="store_true",
+                   help="write each refuted claim's witness into its check's `examples:` (a regression instance)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("report", parents=[common, plugins], help="check everything and write the report")
