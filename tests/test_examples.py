@@ -153,3 +153,19 @@ def test_example_text_round_trips_floats():
     values = {"a": [0.1, 1 / 3, -0.0, 1e-300]}
     assert yaml.safe_load(example_text(values)) == values
     assert torch.tensor(yaml.safe_load(example_text(values))["a"], dtype=torch.float64).tolist() == values["a"]
+
+
+def test_an_example_may_read_a_tensor_file(tmp_path, capsys):
+    import numpy as np
+
+    np.savez(tmp_path / "w.npz", a=np.array([0.5, 0.0, 0.0]))
+    claim = _claim("X.8", """\
+        given: {a: vec(3)}
+        assert: "dot(a, a) == 0.2"
+        examples:
+          - {a: 'tensor_file("w.npz", key="a")'}
+    """)
+    (tmp_path / "reg.yaml").write_text(HEAD + claim)
+    code, data, _ = _run(tmp_path, capsys)
+    row = data["claims"][0]
+    assert row["verdict"] == "refuted" and row["witness"]["values"]["a"] == [0.5, 0.0, 0.0]
