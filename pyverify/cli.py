@@ -151,6 +151,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .checks.validate import load_valid_registry
     from .engine import check_claims
 
+    if args.pin_witness and not args.ids:
+        return _usage_error("--pin-witness writes into the claims named on the command line: give their IDs")
     reg = load_valid_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
     results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress, args.tightness_seeds)
@@ -158,6 +160,8 @@ def cmd_check(args: argparse.Namespace) -> int:
                "claims": [_with_severity(r.as_dict(), reg.claims[r.id]) for r in results]}
     if args.out:
         write_text_atomic(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n")
+    if args.pin_witness:
+        _pin_witnesses(reg, results)
     if args.format == "json":
         json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
         print()
@@ -175,6 +179,24 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
               + f"; {mism} differ from expect; {unrev} unreviewed")
     return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
+
+
+def _pin_witnesses(reg, results) -> None:
+    """Each refuted claim's witness becomes the last of its check's examples (told on stderr)."""
+    from .registry.pin import PinError, pin_example, witness_example
+
+    for r in results:
+        if r.verdict is not Verdict.refuted or not r.witness:
+            continue
+        if "example" in r.witness:
+            print(f"{r.id}: refuted by its examples[{r.witness['example']}], already pinned", file=sys.stderr)
+            continue
+        try:
+            path = pin_example(reg, r.id, witness_example(reg.claims[r.id].check, r.witness))
+        except (PinError, OSError) as exc:
+            print(f"{r.id}: witness not pinned: {exc}", file=sys.stderr)
+            continue
+        print(f"{r.id}: witness pinned as the last of check.examples in {path}", file=sys.stderr)
 
 
 def _with_severity(row: dict, claim) -> dict:
@@ -257,44 +279,102 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK if not mism and graph.ok else EXIT_FAIL
 
 
-def cmd_certify(args: argparse.Namespace) -> int:
-    import torch
-
+def _certify_verdicts(reg, args) -> dict[str, str]:
     from .attention import certify
     from .engine import check_claim
 
-    reg = _load_registry_with_plugins(args.registry)
+    return {cid: check_claim(reg, cid, args.budget, args.seed).verdict.value
+            for cid in sorted(set(certify.RESTS_ON.values())) if cid in reg.claims}
+
+
+def _load_state(path):
+    import torch
+
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    return state.state_dict() if hasattr(state, "state_dict") else state
+
+
+def _layer_description(args):
+    """Matrices of a layer that is not an ESPRAttention state dict: --tensors FILE or --adapter PLUGIN:FUNC."""
+    from .attention.certify_layer import describe
+    from .checks.plugins import loaded_function
+    from .checks.samplers.data import read_tensors
+
+    if args.tensors is not None:
+        return describe(read_tensors(args.tensors))
+    adapter = loaded_function(args.adapter)
+    if args.state is None:
+        raise ValueError("--adapter needs the state dict it reads (the positional STATE file)")
     try:
-        state = torch.load(args.state, map_location="cpu", weights_only=True)
+        answer = adapter(_load_state(args.state))
+    except Exception as exc:  # noqa: BLE001 - the user's adapter failed: bad input, not a crash of pyverify
+        raise ValueError(f"adapter {args.adapter} failed: {type(exc).__name__}: {exc}") from None
+    return describe(answer)
+
+
+def cmd_certify(args: argparse.Namespace) -> int:
+    from .attention import certify
+    from .attention.certify_layer import LayerDescriptionError, certify_layer
+    from .checks.plugins import PluginError
+    from .checks.samplers.base import SamplerError
+
+    reg = _load_registry_with_plugins(args.registry)
+    general = args.adapter is not None or args.tensors is not None
+    if args.adapter and args.tensors:
+        return _usage_error("give --adapter or --tensors, not both")
+    if not general and args.state is None:
+        return _usage_error("certify needs a STATE file, --tensors FILE or --adapter PLUGIN:FUNC")
+    if not general and args.form != "product":
+        return _usage_error("--form difference describes a layer given by --adapter or --tensors")
+    source = str(args.tensors or args.state)
+    try:
+        if general:
+            mats = _layer_description(args)
+        else:
+            state = _load_state(args.state)
+    except (PluginError, SamplerError, LayerDescriptionError, ValueError) as exc:
+        return _usage_error(f"{source}: {exc}")
     except Exception as exc:  # noqa: BLE001 - torch.load raises many kinds (pickle, zip, runtime)
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return _usage_error(f"{args.state}: cannot load a state dict (weights only): {first}")
-    if hasattr(state, "state_dict"):
-        state = state.state_dict()
-    verdicts = {}
-    for cid in sorted(set(certify.RESTS_ON.values())):
-        if cid in reg.claims:
-            verdicts[cid] = check_claim(reg, cid, args.budget, args.seed).verdict.value
+    verdicts = _certify_verdicts(reg, args)
     try:
-        reports = certify.certify(state, verdicts, prefix=args.prefix, radius=args.radius)
+        reports = (certify_layer(mats, verdicts, form=args.form, radius=args.radius) if general
+                   else certify.certify(state, verdicts, prefix=args.prefix, radius=args.radius))
     except ValueError as exc:
-        return _usage_error(f"{args.state}: {exc}")
+        return _usage_error(f"{source}: {exc}")
     if args.format == "json":
-        json.dump({"state": str(args.state), "radius": args.radius, "verdicts": verdicts,
+        json.dump({"state": source, "form": args.form, "radius": args.radius, "verdicts": verdicts,
                    "heads": [{"head": r.head, "measured": r.measured, "guarantees": r.guarantees} for r in reports]},
                   sys.stdout, indent=1)
         print()
         return EXIT_OK
-    print(f"{args.state}: {len(reports)} head(s); guarantees rest on {', '.join(f'{k} ({v})' for k, v in verdicts.items())}")
+    print(f"{source}: {len(reports)} head(s), {args.form} form; guarantees rest on "
+          f"{', '.join(f'{k} ({v})' for k, v in verdicts.items())}")
     for r in reports:
-        m = r.measured
-        print(f"head {r.head}: eps_comm {m['eps_comm']:.3g}, eta_mix {m['eta_mix']:.3g}, dist to A {m['dist_A']:.3g}, "
-              f"rho {m['rho']:.3g}, max |L_k| {m['lambda_max']:.3g}")
+        print(f"head {r.head}: " + ", ".join(_measured_text(k, v) for k, v in r.measured.items()))
         for g in r.guarantees:
-            extra = f" [bound {g['bound']:.4g}, observed {g['observed']:.4g}]" if "bound" in g else ""
             why = f" — fails: {'; '.join(g['failing_hypotheses'])}" if g["failing_hypotheses"] else ""
-            print(f"  {g['status']:<17} {g['statement']} (rests on {g['rests_on']}: {g['claim_verdict']}){why}{extra}")
+            rests = f"rests on {g['rests_on']}: {g['claim_verdict']}" if g["rests_on"] else "by construction"
+            print(f"  {g['status']:<17} {g['statement']} ({rests}){why}{_observed_text(g)}")
     return EXIT_OK
+
+
+def _measured_text(key: str, value) -> str:
+    if isinstance(value, bool):
+        return f"{key} {'yes' if value else 'no'}"
+    return f"{key} {value:.3g}"
+
+
+def _observed_text(g: dict) -> str:
+    """Observed defects beside their bound and the float64 rounding allowance they were compared with."""
+    if "observed" not in g:
+        return ""
+    bound = g.get("bound", 0.0)
+    if "allowance" not in g:
+        return f" [bound {bound:.4g}, observed {g['observed']:.4g}]"
+    return (f" [observed {g['observed']:.4g}, bound {bound:.4g} + rounding allowance {g['allowance']:.2g}"
+            f"{'' if g['observed_within_bound'] is None else (': within' if g['observed_within_bound'] else ': EXCEEDED')}]")
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -343,6 +423,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=_default_jobs(), help="worker processes (default: CPU count, at most 4)")
     p.add_argument("--tightness-seeds", type=int, default=None, metavar="N",
                    help="report the spread of each holding bound's tightness over N seeds (default: 3 at thorough, else 1)")
+    p.add_argument("--pin-witness", action="store_true",
+                   help="write each refuted claim's witness into its check's `examples:` (a regression instance)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("report", parents=[common, plugins], help="check everything and write the report")
@@ -372,8 +454,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_lean)
 
-    p = sub.add_parser("certify", parents=[common, plugins], help="measure a trained ESPR layer's hypotheses and state what holds")
-    p.add_argument("state", type=Path, help="a saved state dict (torch.save(layer.state_dict(), FILE))")
+    p = sub.add_parser("certify", parents=[common, plugins], help="measure a trained rotary layer's hypotheses and state what holds")
+    p.add_argument("state", type=Path, nargs="?", default=None,
+                   help="a saved state dict (torch.save(layer.state_dict(), FILE)); with --adapter, what the adapter reads")
+    p.add_argument("--adapter", default=None, metavar="PLUGIN:FUNC",
+                   help="a function of a loaded plugin mapping the state dict to per-head L (or U, freqs), P, Pi_act, scale")
+    p.add_argument("--tensors", type=Path, default=None, metavar="FILE",
+                   help="a tensor file (safetensors/npz/pt, weights only) with tensors named L or U+freqs, P, Pi_act, scale")
+    p.add_argument("--form", choices=["product", "difference"], default="product",
+                   help="score form: (R(r_i) q)^T R(r_j) k (product) or q^T R(r_j - r_i) k (difference)")
     p.add_argument("--prefix", default="", help="key prefix of the layer inside a model's state dict, e.g. 'blocks.0.attn.'")
     p.add_argument("--radius", type=float, default=1.0, help="bound positions |r|_1 <= radius")
     p.add_argument("--budget", choices=["quick", "default", "thorough"], default="quick")

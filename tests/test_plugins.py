@@ -37,15 +37,20 @@ def _claim(check: dict, cid: str = "P.1") -> Claim:
                                  "statement": "s", "check": check})
 
 
-def test_the_cli_catches_both_defects_of_the_toy_layer_and_passes_its_twin():
+def test_the_cli_catches_the_defects_of_the_toy_layer_and_passes_its_twin():
     argv = ("check", "--registry", str(TOY / "claims"), "--plugin", str(TOY / "plugin.py"),
             "--budget", "quick", "--format", "json", "--no-progress", "--jobs", "1")
     broken = _cli(*argv)
     assert broken.returncode == 1, broken.stderr
     verdicts = {c["id"]: c for c in json.loads(broken.stdout)["claims"]}
-    for cid in ("TOY.2", "TOY.5", "TOY.3"):  # the flipped displacement (twice), the wrong einsum
+    # the flipped displacement (twice), the wrong einsum, the product of sums (against the reference logit)
+    for cid in ("TOY.2", "TOY.5", "TOY.3", "TOY.8"):
         assert verdicts[cid]["verdict"] == "refuted" and verdicts[cid]["witness"], cid
-    assert verdicts["TOY.1"]["verdict"] == verdicts["TOY.4"]["verdict"] == "holds"
+    # the product of sums is exactly translation-invariant: the invariance claim cannot see it
+    assert verdicts["TOY.1"]["verdict"] == verdicts["TOY.4"]["verdict"] == verdicts["TOY.7"]["verdict"] == "holds"
+    shrunk = verdicts["TOY.8"]["witness"]["params"]  # the witness is shrunk: its parameters are round numbers
+    flat = [x for p in shrunk.values() for v in p.values() for x in (v if isinstance(v, list) else [v])]
+    assert all(abs(x * 1e4 - round(x * 1e4)) < 1e-6 for x in flat), shrunk
     fixed = _cli(*argv, fixed=True)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert {c["verdict"] for c in json.loads(fixed.stdout)["claims"]} == {"holds"}

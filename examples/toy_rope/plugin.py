@@ -22,3 +22,9 @@ plugin.function("toy_rotate", layer.rotate, doc="the toy layer's rotary embeddin
                 conventions={"pairing": ("layout", {"adjacent": "interleaved", "half": "split"})})
 plugin.function("toy_relative_logit", layer.relative_logit, doc="the toy layer's one-rotation logit")
 plugin.function("toy_scores", layer.scores, doc="the toy layer's score matrix S[i, j] = <Q_i, K_j>")
+# the layer's own keywords for the registry's displacement sign, pairing layout and logit scaling: a claim
+# comparing it with pyverify's reference mechanism runs it in the document's conventions
+plugin.function("toy_attention_logit", layer.attention_logit, doc="the toy layer's scaled attention logit",
+                conventions={"displacement": ("sign", {"rj-ri": 1, "ri-rj": -1}),
+                             "pairing": ("layout", {"adjacent": "interleaved", "half": "split"}),
+                             "logit_scale": ("scale_by", {"1/sqrt(d)": "full", "1/sqrt(2m)": "active"})})

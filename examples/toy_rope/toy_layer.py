@@ -1,4 +1,4 @@
-"""A small rotary-attention layer with two deliberate defects (the example of docs/your-own-code.md).
+"""A small rotary-attention layer with three deliberate defects (the example of docs/your-own-code.md).
 
 Its twin ``toy_layer_fixed.py`` is the corrected version. Everything works on ONE instance (a vector q of
 size d, a scalar position), as pyverify's vocabulary functions do; pyverify batches with vmap.
@@ -32,3 +32,16 @@ def relative_logit(q: torch.Tensor, k: torch.Tensor, ri: torch.Tensor, rj: torch
 def scores(Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
     """S[i, j] = <Q_i, K_j> for the rows of Q (n, d) and K (n, d)."""
     return torch.einsum("id,jd->ji", Q, K)  # DEFECT 2: the output indices are swapped (S transposed)
+
+
+def attention_logit(q: torch.Tensor, k: torch.Tensor, ri: torch.Tensor, rj: torch.Tensor, sign: int = 1,
+                    layout: str = "interleaved", scale_by: str = "full") -> torch.Tensor:
+    """The layer's attention logit q^T R(sign * (rj - ri)) k / sqrt(d): ``sign`` picks the displacement
+    (+1: rj - ri, -1: ri - rj), ``layout`` the planes, ``scale_by`` the scaling ("full": 1/sqrt(d),
+    "active": 1/sqrt(number of rotated coordinates), the same here since every plane turns)."""
+    d = q.shape[-1]
+    scale = 1.0 / (d ** 0.5) if scale_by == "full" else 1.0 / ((2 * (d // 2)) ** 0.5)
+    rotated = rotate(k, sign * (rj - ri), layout)
+    # DEFECT 3: a product of sums instead of the inner product q^T R k — still a function of rj - ri only,
+    # so every translation-invariance claim holds; only a comparison with a reference logit sees it
+    return q.sum() * rotated.sum() * scale

@@ -32,3 +32,14 @@ def relative_logit(q: torch.Tensor, k: torch.Tensor, ri: torch.Tensor, rj: torch
 def scores(Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
     """S[i, j] = <Q_i, K_j> for the rows of Q (n, d) and K (n, d)."""
     return torch.einsum("id,jd->ij", Q, K)
+
+
+def attention_logit(q: torch.Tensor, k: torch.Tensor, ri: torch.Tensor, rj: torch.Tensor, sign: int = 1,
+                    layout: str = "interleaved", scale_by: str = "full") -> torch.Tensor:
+    """The layer's attention logit q^T R(sign * (rj - ri)) k / sqrt(d): ``sign`` picks the displacement
+    (+1: rj - ri, -1: ri - rj), ``layout`` the planes, ``scale_by`` the scaling ("full": 1/sqrt(d),
+    "active": 1/sqrt(number of rotated coordinates), the same here since every plane turns)."""
+    d = q.shape[-1]
+    scale = 1.0 / (d ** 0.5) if scale_by == "full" else 1.0 / ((2 * (d // 2)) ** 0.5)
+    rotated = rotate(k, sign * (rj - ri), layout)
+    return (q * rotated).sum() * scale

@@ -251,6 +251,12 @@ class Compiled:
             flat = tuple(torch.stack([o[j] for o in outs]) for j in range(len(outs[0])))
         return Sides(self, flat, values)
 
+    def evaluate_values(self, values: dict, ctx: dict) -> "Sides":
+        """One fixed instance given by its values (an example of the check; batch axis of 1), without vmap."""
+        one = {n: (v[0] if isinstance(v, torch.Tensor) else {k: x[0] for k, x in v.items()}) for n, v in values.items()}
+        flat = self._one(one, {}, ctx, False)
+        return Sides(self, tuple(x.unsqueeze(0) for x in flat), values)
+
     def evaluate_one(self, theta: dict, i: int, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
         """Instance i alone, without vmap (the independent re-check path); tensors keep a batch of 1."""
         th = {n: {k: v[i: i + 1] for k, v in t.items()} for n, t in theta.items()}
@@ -295,6 +301,15 @@ class Sides:
         if self.compiled.baseline is None:
             return None
         return self.flat[-1]
+
+
+def relation_kind(claim) -> str:
+    """The relation a check judges: its own ``relation``, with ``auto`` resolved (random -> expectation)."""
+    check = claim.check
+    if check.relation != "auto":
+        return "relation" if check.relation in ("identity", "bound") else check.relation
+    random = any(s.strip().startswith(("gaussian", "orf")) for s in check.given.values())
+    return "expectation" if random else "relation"
 
 
 def sweep(check: Check) -> list[dict[str, Any]]:

@@ -46,6 +46,7 @@ class LoadedPlugin:
     opted_in_by: str  # "--plugin", "pyproject.toml", "entry point"
     functions: list[str] = field(default_factory=list)
     samplers: list[str] = field(default_factory=list)
+    module: Any = None  # the imported module (`pyverify certify --adapter NAME:FUNC` reads FUNC from it)
 
 
 LOADED: dict[str, LoadedPlugin] = {}
@@ -203,6 +204,7 @@ def load_plugin(spec: str, opted_in_by: str, name: str | None = None) -> LoadedP
     finally:
         _CURRENT.pop()
     plugin.name = getattr(module, "PYVERIFY_PLUGIN", None) or default
+    plugin.module = module
     LOADED[plugin.name] = plugin
     return plugin
 
@@ -233,6 +235,22 @@ def load_opted_in(cli_specs: Iterable[str] = (), directory: Path | None = None) 
     for ep in entry_points(group="pyverify.plugins"):
         out.append(load_plugin(ep.value.partition(":")[0], f"entry point {ep.name}", name=ep.name))
     return out
+
+
+def loaded_function(spec: str) -> Callable:
+    """``PLUGIN:FUNC`` — a function of a plugin that was opted into (by name or as given to --plugin);
+    nothing is imported here, so an adapter follows the same opt-in rules as every plugin."""
+    plugin_name, sep, func = spec.rpartition(":")
+    if not sep or not plugin_name or not func:
+        raise PluginError(f"{spec!r}: expected PLUGIN:FUNCTION (a loaded plugin's name or --plugin path, and a function of it)")
+    plugin = LOADED.get(plugin_name) or next((p for p in LOADED.values() if p.origin == plugin_name), None)
+    if plugin is None or plugin.module is None:
+        raise PluginError(f"{spec!r}: plugin {plugin_name!r} is not loaded; load it with --plugin, "
+                          f"[tool.pyverify] plugins or an entry point (loaded: {', '.join(LOADED) or 'none'})")
+    fn = getattr(plugin.module, func, None)
+    if not callable(fn):
+        raise PluginError(f"{spec!r}: plugin {plugin.name} has no function {func!r}")
+    return fn
 
 
 def unloaded_plugin_problems(registry: Registry) -> list[Problem]:

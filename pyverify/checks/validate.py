@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from ..registry import Check, Problem, Registry, RegistryError, load_registry
-from .compiled import CheckError, bind_sampler, compile_check, sweep
+from .compiled import CheckError, bind_sampler, compile_check, relation_kind, sweep
+from .examples import ExampleError, check_examples
+from .samplers import SamplerError, parse_sampler
 from .samplers.data import set_data_root
 
 
@@ -74,7 +76,31 @@ def validate_registry(registry: Registry) -> list[Problem]:
                 at = f" (with {', '.join(f'{k}={v}' for k, v in dims.items())})" if len(assignments) > 1 else ""
                 problems.append(Problem(registry.line_of(cid, key), f"{exc}{at}", cid, "check"))
                 break
+        else:
+            problem = _example_problem(registry, cid, check, relation)
+            if problem:
+                problems.append(problem)
     return problems
+
+
+def _example_problem(registry: Registry, cid: str, check: Check, relation: str) -> Problem | None:
+    """An example that does not fit its check (names, shapes, hypotheses), at the example's own line."""
+    if not check.examples:
+        return None
+    if relation_kind(registry.claims[cid]) != "relation":
+        return Problem(registry.line_of(cid, "check.examples"),
+                       "examples: only identity and bound checks take fixed instances", cid, "check")
+    try:
+        assignments = []
+        for dims in sweep(check):
+            samplers = {name: parse_sampler(spec, dims) for name, spec in check.given.items()}
+            assignments.append((dims, {n: s for n, s in samplers.items() if not s.random}))
+        check_examples(check, assignments)
+    except ExampleError as exc:
+        return Problem(registry.line_of(cid, ".".join(("check", *exc.key))), str(exc), cid, "check")
+    except SamplerError as exc:
+        return Problem(registry.line_of(cid, "check.given"), str(exc), cid, "check")
+    return None
 
 
 def load_valid_registry(path: str | Path | None = None) -> Registry:

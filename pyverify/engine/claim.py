@@ -32,7 +32,7 @@ import torch
 from .. import limits
 
 from ..checks import dsl
-from ..checks.compiled import CheckError, compile_check, sweep
+from ..checks.compiled import CheckError, compile_check, relation_kind, sweep
 from ..registry import Claim, Kind, Verdict
 from .relations import expectation, order, pointwise
 from .result import BUDGETS, Budget, Result
@@ -103,15 +103,6 @@ def wall_clock_budget(seconds: float) -> Iterator[None]:
 
 # kinds whose check can only show that the code realises what the document sets up
 DEFINITIONAL = frozenset({Kind.definition, Kind.notation, Kind.hypothesis})
-
-
-def relation_kind(claim: Claim) -> str:
-    """The relation a check judges: its own ``relation``, with ``auto`` resolved (random -> expectation)."""
-    check = claim.check
-    if check.relation != "auto":
-        return "relation" if check.relation in ("identity", "bound") else check.relation
-    random = any(s.strip().startswith(("gaussian", "orf")) for s in check.given.values())
-    return "expectation" if random else "relation"
 
 
 def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Result, conv: dict[str, str]) -> None:

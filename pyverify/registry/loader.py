@@ -228,6 +228,12 @@ def _pydantic_problems(exc: ValidationError, raw: _LineDict, shown: str, claim_i
 def _nested_key_lines(node: Any, prefix: str, out: dict[str, int]) -> None:
     """Record the line of every key below ``prefix`` as a dotted path (``check.given.x``), so a problem
     found in a nested check key points at its own line."""
+    if isinstance(node, list):  # check.examples.0 is the first example's line
+        for i, item in enumerate(node):
+            if isinstance(item, _LineDict):
+                out[f"{prefix}.{i}"] = item.line
+                _nested_key_lines(item, f"{prefix}.{i}", out)
+        return
     if not isinstance(node, _LineDict):
         return
     for key, value in node.items():

@@ -203,6 +203,9 @@ class Check(BaseModel):
     constant: ConstantSpec | None = None
     dims: dict[VariableName, DimValue] | None = None
     conventions: Conventions = Field(default_factory=Conventions)
+    # fixed instances evaluated before the random ones: {given name: number, nested list or
+    # 'tensor_file(...)'}, optional `_dims` {sweep variable: value} (pyverify/checks/examples.py)
+    examples: list[dict[str, Any]] = Field(default_factory=list)
 
 
 LEAN_NAME_PATTERN = r"^\S+$"  # a (qualified) Lean name; resolved against the index, not here

@@ -58,35 +58,34 @@ def _pick(tensors: dict, key: str, text: str) -> torch.Tensor:
     return value
 
 
-@functools.lru_cache(maxsize=32)
-def _load(path: Path, mtime: float, key: str, text: str) -> torch.Tensor:
+def read_tensors(path: Path, text: str | None = None) -> dict:
+    """Every entry of a tensor file, read without running code (a file carrying pickled objects is
+    refused). Also the reader of ``pyverify certify --tensors``."""
     import numpy as np
 
+    text = text or str(path)
     suffix = path.suffix.lower()
     try:
         if suffix == ".safetensors":
-            from safetensors import safe_open
+            from safetensors.torch import load_file
 
-            with safe_open(str(path), framework="pt") as f:
-                names = list(f.keys())
-                if not key and len(names) == 1:
-                    key = names[0]
-                tensors = {key: f.get_tensor(key)} if key in names else dict.fromkeys(names)
-        elif suffix in (".npz", ".npy"):
+            return load_file(str(path), device="cpu")
+        if suffix in (".npz", ".npy"):
             loaded = np.load(path, allow_pickle=False)
             arrays = {"": loaded} if suffix == ".npy" else {k: loaded[k] for k in loaded.files}
-            tensors = {k: torch.from_numpy(np.array(v)) for k, v in arrays.items()}
-        elif suffix in (".pt", ".pth"):
+            return {k: torch.from_numpy(np.array(v)) for k, v in arrays.items()}
+        if suffix in (".pt", ".pth"):
             obj = torch.load(path, map_location="cpu", weights_only=True)
-            tensors = {"": obj} if isinstance(obj, torch.Tensor) else dict(obj.state_dict() if hasattr(obj, "state_dict") else obj)
-        else:
-            raise SamplerError(f"tensor_file: {text!r}: unknown format (.safetensors, .npz, .npy, .pt, .pth)")
-    except SamplerError:
-        raise
+            return {"": obj} if isinstance(obj, torch.Tensor) else dict(obj.state_dict() if hasattr(obj, "state_dict") else obj)
     except Exception as exc:  # noqa: BLE001 - pickled objects, corrupt archives: refused, never run
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise SamplerError(f"tensor_file: {text!r} refused (only plain tensors are read, no pickled objects): {first}") from None
-    return _pick(tensors, key, text).detach().to(torch.float64)
+    raise SamplerError(f"tensor_file: {text!r}: unknown format (.safetensors, .npz, .npy, .pt, .pth)")
+
+
+@functools.lru_cache(maxsize=32)
+def _load(path: Path, mtime: float, key: str, text: str) -> torch.Tensor:
+    return _pick(read_tensors(path, text), key, text).detach().to(torch.float64)
 
 
 class TensorFile(Sampler):

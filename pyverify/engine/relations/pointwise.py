@@ -10,18 +10,20 @@ import math
 
 import torch
 
-from ...checks.compiled import Compiled
+from ...checks.compiled import CheckError, Compiled
 from ...registry import Claim, Verdict
 from ..falsify import Candidate, SearchOutcome, recheck, search, shrink
 from ..polish import polish
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
 from ..rounding import rounding_verdict
-from ..scoring import relation_score, violated_relations
+from ..scoring import relation_score, score_sides, violated_relations
 from . import constant, exists
 
 
 def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed: int, ctx: dict, res: Result) -> None:
     check = claim.check
+    if check.examples and _refuted_by_an_example(compiled, kind, seed, res):
+        return
     ratios_by_size: list[list[tuple[dict, float]]] = [[] for _ in compiled[0].relations]
     any_satisfiable = False
     trivial_example = None  # exists: a witness from the trivial subfamily, kept in case no other exists
@@ -116,6 +118,47 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         from ..necessity import necessity
 
         res.details["necessity"] = necessity(claim, compiled[0], seed, ctx)
+
+
+def _refuted_by_an_example(compiled: list[Compiled], kind: str, seed: int, res: Result) -> bool:
+    """The check's fixed instances, before any random one: the first that violates a relation in float64
+    (and that ball arithmetic does not put within tolerance) refutes the claim with itself as witness."""
+    from ...checks.examples import ExampleError, instance
+    from ...provers.interval import certify
+
+    if kind != "relation" or any(c.randoms for c in compiled):
+        raise CheckError("examples: only identity and bound checks without random hypotheses take fixed instances")
+    assignments = [(c.dims, c.givens) for c in compiled]
+    cpu = {"dtype": torch.float64, "device": torch.device("cpu")}
+    tol = compiled[0].check.tol
+    for i, example in enumerate(compiled[0].check.examples):
+        try:
+            k, values = instance(example, assignments, i)
+        except ExampleError as exc:
+            raise CheckError(str(exc), ("examples", str(i))) from None
+        comp = compiled[k]
+        with torch.no_grad():
+            sides = comp.evaluate_values(values, cpu)
+            sc = score_sides(sides, tol, torch.float64)
+        res.details["examples"] = i + 1
+        if not bool(sc.assume_ok[0]):
+            res.details.setdefault("examples_outside_assumptions", []).append(i)
+            continue
+        if not (bool(torch.isfinite(sc.score[0])) and float(sc.score[0]) > 1):
+            continue
+        cert = certify(comp, sides, float(sc.tol[0]), violated_relations(sides, sc))
+        if cert["status"] == "not certified":  # the exact value lies within tolerance: rounding, not a refutation
+            res.details.setdefault("rounding_candidates", []).append(f"examples[{i}]: {cert['status']}")
+            continue
+        res.verdict = Verdict.refuted
+        res.worst = float(max(m[0] for m in sc.measure))
+        res.message = (f"counterexample from check.examples[{i}] (a fixed instance, dims {comp.dims or 'fixed'}; "
+                       f"no random instance needed): violation score {float(sc.score[0]):.4g} (> 1 means beyond "
+                       f"tolerance {float(sc.tol[0]):.3g}); interval certificate: {cert['status']}")
+        res.witness = {"seed": seed, "dims": comp.dims, "example": i, "values": values_json(values),
+                       "relations": _relation_reports(sides, sc), "certificate": cert}
+        return True
+    return False
 
 
 def _note_failures(res: Result, out: SearchOutcome) -> None:
