@@ -58,6 +58,8 @@ REDUCTION_STEPS = Cap("evaluation steps of nested reductions", "PYVERIFY_MAX_RED
 POWER_DIGITS = Cap("decimal digits of a power of numbers", "PYVERIFY_MAX_POWER_DIGITS", 300)
 SYMBOLIC_DIM = Cap("for a dimension of a symbolic proof", "PYVERIFY_MAX_SYMBOLIC_DIM", 12)
 CLAIM_SECONDS = Cap("seconds of wall-clock time per claim", "PYVERIFY_CLAIM_SECONDS", 900)
+CLAIM_MEMORY = Cap("bytes of memory per claim (beyond the process's size when the claim starts)",
+                   "PYVERIFY_CLAIM_MEMORY", 8 * 2**30)
 FILE_BYTES = Cap("bytes per registry file", "PYVERIFY_MAX_FILE_BYTES", 8e6)
 YAML_NODES = Cap("YAML nodes per registry file (aliases expanded)", "PYVERIFY_MAX_YAML_NODES", 1e6)
 YAML_DEPTH = Cap("levels of YAML nesting", "PYVERIFY_MAX_YAML_DEPTH", 64)

@@ -49,7 +49,7 @@ def run_claim(claim: Claim, conventions: dict[str, str], budget: str = "default"
     start = time.perf_counter()
     res = Result(claim.id, Verdict.error, claim.expect)
     try:
-        with wall_clock_budget(limits.CLAIM_SECONDS.value):
+        with wall_clock_budget(limits.CLAIM_SECONDS.value), memory_budget(limits.CLAIM_MEMORY.value, device):
             _run(claim, BUDGETS[budget], seed, torch.device(device), res, dict(conventions))
     except ClaimOverBudget as exc:
         if res.verdict is Verdict.refuted and res.witness is not None:
@@ -57,13 +57,18 @@ def run_claim(claim: Claim, conventions: dict[str, str], budget: str = "default"
         else:
             res.verdict, res.message = Verdict.error, str(exc)
     except MemoryError:
-        res.verdict, res.message = Verdict.error, "out of memory (lower the sizes of the check)"
+        res.verdict, res.message = Verdict.error, limits.CLAIM_MEMORY.message(limits.CLAIM_MEMORY.value + 1, "out of memory")
     except (CheckError, dsl.DSLError) as exc:
         res.verdict, res.message = Verdict.error, str(exc)
     except Exception as exc:  # noqa: BLE001 - a crashing check must not stop the other claims
         if res.verdict is Verdict.refuted and res.witness is not None:
             # the refutation was confirmed before the failure: it stands, the failure is recorded
             res.message += f"; a later step failed: {type(exc).__name__}: {exc}"
+        elif "can't allocate memory" in str(exc) or isinstance(exc, MemoryError):
+            cap = limits.CLAIM_MEMORY
+            res.verdict = Verdict.error
+            res.message = (f"out of memory: every instance needed more than the cap of {cap.value:.3g} {cap.name} "
+                           f"(raise it with the environment variable {cap.env}=N)")
         else:
             res.verdict, res.message = Verdict.error, f"{type(exc).__name__}: {exc}"
     if res.verdict is Verdict.holds and claim.kind in DEFINITIONAL:
@@ -99,6 +104,35 @@ def wall_clock_budget(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def memory_budget(extra_bytes: float, device: str = "cpu") -> Iterator[None]:
+    """Cap the process's address space at its size when the claim starts plus ``extra_bytes`` (RLIMIT_AS,
+    Linux; CPU only: a CUDA context reserves address space of its own). An allocation beyond it fails:
+    the search skips an instance that fails, and a claim none of whose instances fit is an ``error``
+    naming the cap. An existing, tighter limit is never loosened; the previous limit is restored."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            size = int(statm.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError):
+        yield
+        return
+    if not str(device).startswith("cpu"):
+        yield
+        return
+    limit = int(size + extra_bytes)
+    for bound in (hard, soft):
+        if bound != resource.RLIM_INFINITY:
+            limit = min(limit, bound)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 # kinds whose check can only show that the code realises what the document sets up
