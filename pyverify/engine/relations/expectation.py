@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import torch
 from scipy.stats import norm
 
-from ...checks.compiled import CheckError, Compiled
+from ... import limits
+from ...checks.compiled import CheckError, Compiled, sampler_elements
 from ...registry import Claim, Verdict
 from ..result import Budget, Result, claim_seed, values_json
 
@@ -146,7 +147,10 @@ def _relative(x: torch.Tensor, claimed: torch.Tensor) -> float:
 
 
 def _mc_run(comp: Compiled, theta: dict, b: int, s: int, gen: torch.Generator, ctx: dict) -> MCRun:
-    chunk = min(s, 20000)
+    # samples are drawn in chunks that stay well inside the batch cap (a quarter of it: the evaluation's
+    # intermediates are larger than the draws), so a large sample count costs time, not the cap
+    per_draw = max(1, sum(sampler_elements(r) for r in comp.randoms.values()))
+    chunk = max(1, min(s, 20000, int(limits.BATCH_ELEMENTS.value // (4 * b * per_draw))))
     sums = sq = claimed = None
     op = "=="
     total = 0
