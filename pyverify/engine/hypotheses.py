@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import torch
 
-from ..checks.compiled import compile_check, sweep
+from ..checks.compiled import compile_check, relation_kind, sweep
 from ..registry import Claim
-from .claim import relation_kind
 from .falsify import slice_instances
 from .scoring import score_sides
 
