@@ -31,15 +31,16 @@ __all__ = ["function", "sampler", "PluginError", "Param", "Constraint", "Sampler
 
 
 def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: Callable | None = None,
-             ball: Callable | None = None, conventions: Any = ()) -> Any:
+             ball: Callable | None = None, precise: Callable | None = None, conventions: Any = ()) -> Any:
     """Register ``torch_impl`` as function ``name`` of the check language; without ``torch_impl``, a
     decorator. The implementation works on ONE instance (the engine batches with torch.func.vmap)."""
     if torch_impl is None:
         def decorate(fn: Callable) -> Callable:
-            register_function(name, fn, doc=doc, sympy=sympy, ball=ball, conventions=conventions)
+            register_function(name, fn, doc=doc, sympy=sympy, ball=ball, precise=precise, conventions=conventions)
             return fn
         return decorate
-    register_function(name, torch_impl, doc=doc, sympy=sympy, ball=ball, conventions=conventions)
+    register_function(name, torch_impl, doc=doc, sympy=sympy, ball=ball, precise=precise,
+                      conventions=conventions)
     return torch_impl
 
 

@@ -42,3 +42,55 @@ def test_a_real_violation_through_a_function_without_ball_meaning_is_kept():
     verdict, _ = _verdict({"given": {"S": "sym(4)"}, "assert": "total(eigvalsh(S)) * (1 + 1e-9) == tr(S)",
                            "assume": "abs(tr(S)) >= 1", "tol": 1e-10})
     assert verdict == "refuted"
+
+
+def _rounding_reasons(details: dict) -> str:
+    return " | ".join(details.get("rounding_candidates", []))
+
+
+def test_rounding_noise_through_an_eigendecomposition_vanishes_at_60_digits():
+    # eigvalsh has no ball meaning; its 60-digit meaning shows the exact value within tolerance
+    verdict, details = _verdict({"given": {"S": "sym(12, hi=50)"}, "assert": "total(eigvalsh(S)) == tr(S)",
+                                 "tol": 1e-17})
+    assert verdict == "holds", details
+    assert "at 60 digits the relation holds" in _rounding_reasons(details), details
+
+
+def test_a_real_violation_near_the_tolerance_is_confirmed_at_60_digits():
+    r = run_claim(_claim({"given": {"S": "sym(4)"}, "assert": "total(eigvalsh(S)) * (1 + 3e-10) == tr(S)",
+                          "assume": "abs(tr(S)) >= 1", "tol": 1e-10}), {}, budget="quick")
+    assert r.verdict.value == "refuted"
+    assert "60-digit re-evaluation: confirmed" in r.message, r.message
+    assert r.witness["certificate"]["precise"]["status"] == "confirmed"
+
+
+def test_rounding_noise_of_classical_mds_vanishes_at_60_digits():
+    # PE Remark 8's structural part: rank(P_MDS) <= V for V-column distributions; float64 eigenvalues of
+    # the zero eigenspace are ~1e-16, not 0, which an absurd tolerance turns into a "violation"
+    verdict, details = _verdict({"given": {"mu": "simplex(3, rows=7)"}, "where": {"P": "mds(hellinger(mu), 5)"},
+                                 "assert": "svdvals(P)[3] ** 2 == 0", "tol": 1e-17})
+    assert verdict == "holds", details
+    assert "at 60 digits the relation holds" in _rounding_reasons(details), details
+
+
+def test_without_exact_meanings_the_tolerance_scales_with_the_measured_conditioning(monkeypatch):
+    # no ball and no 60-digit meaning: the rounding noise measured under perturbations scales the
+    # tolerance; an ill-conditioned but true identity is not refuted, a real violation still is
+    from pyverify.checks.vocabulary import VOCABULARY
+
+    monkeypatch.setattr(VOCABULARY["eigvalsh"], "precise", None)
+    verdict, details = _verdict({"given": {"S": "sym(12, hi=50)"}, "assert": "total(eigvalsh(S)) == tr(S)",
+                                 "tol": 1e-17})
+    assert verdict == "holds", details
+    assert "scaled by this conditioning" in _rounding_reasons(details), details
+    r = run_claim(_claim({"given": {"S": "sym(4)"}, "assert": "total(eigvalsh(S)) * (1 + 3e-10) == tr(S)",
+                          "assume": "abs(tr(S)) >= 1", "tol": 1e-10}), {}, budget="quick")
+    assert r.verdict.value == "refuted", r.message
+
+
+def test_a_violation_far_beyond_the_tolerance_that_vanishes_at_60_digits_is_not_a_refutation():
+    # the same true statement with a tolerance so small that float64 rounding scores ~1e5: the size of the
+    # float64 score does not make it real, the 60-digit value (within tolerance) decides
+    verdict, details = _verdict({"given": {"mu": "simplex(3, rows=7)"}, "where": {"P": "mds(hellinger(mu), 5)"},
+                                 "assert": "svdvals(P)[3] ** 2 == 0", "tol": 1e-20})
+    assert verdict == "holds", details

@@ -61,8 +61,15 @@ def test_certificate_confirms_a_real_violation():
 def test_certificate_refuses_a_rounding_artefact():
     # a true identity with an absurdly small tolerance "fails" in float64; the exact enclosure shows the
     # violation is rounding only, so it is not certified
-    comp, sides = _sides({"given": {"S": "skew(4)"}, "assert": "cayley(S).T @ cayley(S) == I(4)", "tol": 1e-300})
+    # (1e-40: far below float64 rounding, far above the 200-bit enclosure's radius)
+    comp, sides = _sides({"given": {"S": "skew(4)"}, "assert": "cayley(S).T @ cayley(S) == I(4)", "tol": 1e-40})
     assert certify(comp, sides, _tol(comp, sides))["status"] == "not certified"
+
+
+def test_certificate_says_inconclusive_when_the_enclosure_straddles_the_tolerance():
+    # a tolerance below the enclosure's own radius: ball arithmetic can neither certify nor dismiss
+    comp, sides = _sides({"given": {"S": "skew(4)"}, "assert": "cayley(S).T @ cayley(S) == I(4)", "tol": 1e-300})
+    assert certify(comp, sides, _tol(comp, sides))["status"].startswith("inconclusive")
 
 
 def test_certificate_is_honest_about_unsupported_functions():
@@ -83,7 +90,7 @@ def test_necessity_names_the_hypothesis_a_claim_needs():
 def test_certificate_reads_a_matrix_power_as_the_float64_check_does():
     # `M ** 3` of a square matrix is the matrix power (docs/checks.md); an elementwise reading in the
     # ball backend would "certify" the false identity below and refuse the true one
-    true = {"given": {"M": "mat(3)"}, "assert": "M ** 3 == M @ M @ M", "tol": 1e-300}
+    true = {"given": {"M": "mat(3)"}, "assert": "M ** 3 == M @ M @ M", "tol": 1e-40}
     comp, sides = _sides(true)
     assert certify(comp, sides, _tol(comp, sides))["status"] == "not certified"
     false = {"given": {"M": "mat(3)"}, "assert": "M ** 2 == M * M"}

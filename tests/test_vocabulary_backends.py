@@ -1,8 +1,10 @@
-"""Every vocabulary name with a SymPy or ball meaning agrees with its torch implementation on random inputs.
+"""Every vocabulary name with a SymPy, ball or 60-digit meaning agrees with its torch implementation on
+random inputs.
 
-The provers register their meanings at import (provers/symbolic.py, provers/interval.py), so both are
-imported first. Inputs are random but rounded to two decimals, so SymPy works with exact rationals and
-torch with the nearest doubles; the ball meaning must enclose the float64 value.
+The provers register their meanings at import (provers/symbolic.py, provers/interval.py,
+provers/precise_meanings.py), so all are imported first. Inputs are random but rounded to two decimals, so
+SymPy works with exact rationals and torch with the nearest doubles; the ball meaning must enclose the
+float64 value; the 60-digit value must agree with it to float64 accuracy.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sympy as sp
 import torch
 
 import pyverify.provers.interval as interval
+import pyverify.provers.precise as precise
+import pyverify.provers.precise_meanings  # noqa: F401 - registers the 60-digit meanings
 import pyverify.provers.symbolic  # noqa: F401 - registers the SymPy meanings
 from pyverify.checks.vocabulary import VOCABULARY
 
@@ -83,6 +87,25 @@ def const(value):
     return lambda g: value
 
 
+def sym(n=4):
+    def make(g):
+        a = torch.randn(n, n, generator=g, dtype=F64)
+        return _rounded(a + a.T)
+    return make
+
+
+def distances(n=5, d=2):
+    """A Euclidean distance matrix of n random points in R^d (MDS recovers them)."""
+    def make(g):
+        p = torch.randn(n, d, generator=g, dtype=F64)
+        return torch.cdist(p, p)
+    return make
+
+
+def freqs(d_c=2, m=2):
+    return lambda g: _rounded(torch.rand(d_c, m, generator=g, dtype=F64) + 0.1)
+
+
 # name -> argument makers (one instance); every name with a SymPy or ball meaning must be here
 ARGUMENTS = {
     "I": [const(3)], "zeros": [const(2), const(3)],
@@ -96,6 +119,15 @@ ARGUMENTS = {
     "qmul": [unit_quat, unit_quat], "qconj": [unit_quat], "d_geo": [unit_quat, unit_quat],
     "rotation_angle": [unit_quat], "hellinger": [simplex()], "displacement": [vec(3), vec(3)],
 }
+# names with only a 60-digit meaning (besides torch)
+PRECISE_ONLY = {
+    "ones": [const(2), const(2)], "tanh": [vec(3)], "sinc": [vec(3)], "maximum": [vec(3), vec(3)],
+    "minimum": [vec(3), vec(3)], "total": [mat(3)], "mean": [mat(3)], "amin": [vec(5)], "linf": [mat(3)],
+    "svdvals": [mat(4, 3)], "sigma_min": [mat(3)], "eigvalsh": [sym(4)], "diag": [vec(3)],
+    "generators": [orth(4), freqs()], "pairwise_distances": [mat(4, 2)], "gram": [distances()],
+    "mds": [distances(), const(2)], "stress": [mat(5, 2), distances()], "fisher_rao": [simplex()],
+    "low_rank_factor": [mat(4, 3), const(2)], "qinv": [unit_quat], "qexp": [vec(3)], "qlog": [unit_quat],
+}
 # the vector norm too, since `norm` is overloaded (T0.9)
 EXTRA = [("norm", [vec(3)]), ("norm", [scalar()])]
 
@@ -106,10 +138,12 @@ def _with_meanings(backend: str) -> list[str]:
 
 def test_every_name_lists_its_backends():
     table = {name: record.backends() for name, record in VOCABULARY.items()}
-    assert all(b[0] == "torch" and set(b) <= {"torch", "sympy", "ball"} for b in table.values())
+    assert all(b[0] == "torch" and set(b) <= {"torch", "sympy", "ball", "precise"} for b in table.values())
     with_meanings = set(_with_meanings("sympy")) | set(_with_meanings("ball"))
     assert with_meanings, "the provers registered no meanings"
     assert with_meanings == set(ARGUMENTS), "every name with a SymPy or ball meaning needs inputs in ARGUMENTS"
+    assert set(_with_meanings("precise")) <= set(ARGUMENTS) | set(PRECISE_ONLY), \
+        "every name with a 60-digit meaning needs inputs in ARGUMENTS or PRECISE_ONLY"
 
 
 def _torch_value(name: str, args: list):
@@ -192,3 +226,32 @@ def test_a_wrong_meaning_is_caught(monkeypatch):
     monkeypatch.setattr(VOCABULARY["tr"], "ball", wrong)
     with pytest.raises(AssertionError):
         test_ball_meaning_encloses_the_torch_value("tr", ARGUMENTS["tr"], 0)
+
+
+def _precise_cases():
+    table = {**ARGUMENTS, **PRECISE_ONLY}
+    return [(name, table[name]) for name in _with_meanings("precise")] + EXTRA
+
+
+def _precise_value(name: str, args: list) -> np.ndarray:
+    with precise.mp.workdps(precise.DIGITS):
+        lifted = [a if isinstance(a, int) else precise.to_precise(a) for a in args]
+        out = VOCABULARY[name].precise(*lifted)
+    return np.array(out.tolist() if isinstance(out, np.ndarray) else out, dtype=float)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("name, makers", _precise_cases(), ids=[n for n, _ in _precise_cases()])
+def test_precise_meaning_agrees_with_torch(name, makers, seed):
+    args = _exact_inputs(makers, seed)
+    expected = _torch_value(name, args).detach().numpy()
+    got = _precise_value(name, args)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, rtol=1e-11, atol=1e-12)
+
+
+def test_a_wrong_precise_meaning_is_caught(monkeypatch):
+    """The agreement test can fail: a 60-digit determinant that drops the last row and column."""
+    monkeypatch.setattr(VOCABULARY["det"], "precise", lambda a: precise.mp.det(precise.mp.matrix(a[:-1, :-1].tolist())))
+    with pytest.raises(AssertionError):
+        test_precise_meaning_agrees_with_torch("det", ARGUMENTS["det"], 0)

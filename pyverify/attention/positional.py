@@ -200,7 +200,7 @@ def low_rank_factor(P: torch.Tensor, r: int) -> tuple[torch.Tensor, torch.Tensor
     """Remark 8's ``P ~ A B^T``: ``P (..., n, d) -> A (..., n, r), B (..., d, r)``.
 
     Truncated SVD ``P = U S V^T``: ``A = U_r S_r``, ``B = V_r`` (orthonormal columns), the best
-    rank-``r`` approximation (Eckart-Young); exact when ``r >= rank(P)``.  ``r(n + d)`` parameters.
+    rank-``r`` approximation (Eckart-Young); exact when ``r >= rank(P)``.  ``r(n + d)`` parameters. Signs: each column of ``A`` has its largest-magnitude entry positive.
     """
     P = _as_float(P)
     if P.dim() < 2:
@@ -209,7 +209,13 @@ def low_rank_factor(P: torch.Tensor, r: int) -> tuple[torch.Tensor, torch.Tensor
     if r > min(P.shape[-2:]):
         raise ValueError(f"r must be <= min(n, d) = {min(P.shape[-2:])}, got {r}")
     U, S, Vh = torch.linalg.svd(P, full_matrices=False)
-    return U[..., :, :r] * S[..., None, :r], Vh[..., :r, :].transpose(-1, -2)
+    U, V = U[..., :, :r], Vh[..., :r, :].transpose(-1, -2)
+    # the SVD fixes each pair of singular vectors up to a common sign; fix it (each column of U has its
+    # largest-magnitude entry positive) so that A and B are functions of P, as in classical_mds
+    pivot = U.abs().argmax(-2, keepdim=True)
+    sign = torch.sign(torch.gather(U, -2, pivot))
+    sign = torch.where(sign == 0, torch.ones_like(sign), sign)
+    return U * sign * S[..., None, :r], V * sign
 
 
 def distance_stress(E: torch.Tensor, D: torch.Tensor, *, normalized: bool = True) -> torch.Tensor:

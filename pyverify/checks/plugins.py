@@ -132,14 +132,14 @@ def _guarded(name: str, plugin: str, fn: Callable) -> Callable:
 
 
 def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Callable | None = None,
-                      ball: Callable | None = None, conventions: Any = ()) -> None:
+                      ball: Callable | None = None, precise: Callable | None = None, conventions: Any = ()) -> None:
     _check_new_name(name)
     if not isinstance(doc, str) or not doc.strip():
         raise PluginError(f"{name}: `doc` must say what the function computes")
     table = _convention_table(name, conventions)
     sig = _check_signature(name, torch_impl, [kw for _, kw, _ in table])
     arity = _positional_count(sig)
-    for backend, meaning in (("sympy", sympy), ("ball", ball)):
+    for backend, meaning in (("sympy", sympy), ("ball", ball), ("precise", precise)):
         if meaning is not None:
             other = _positional_count(_check_signature(f"{name} ({backend})", meaning, ()))
             if other[1] < arity[0] or other[0] > arity[1]:
@@ -147,7 +147,7 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
                                   f"argument(s), the torch implementation {arity[0]}..{arity[1]}")
     owner = _owner()
     record = vocabulary.Function(_guarded(name, owner.name, torch_impl), f"{doc.strip()} [plugin {owner.name}]",
-                                 conventions=table, name=name, sympy=sympy, ball=ball)
+                                 conventions=table, name=name, sympy=sympy, ball=ball, precise=precise)
     vocabulary.VOCABULARY[name] = record
     owner.functions.append(name)
 

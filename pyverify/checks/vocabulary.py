@@ -2,10 +2,11 @@
 
 A record carries the function's torch implementation (required: it works on ONE instance, the engine
 batches with ``torch.func.vmap``, and it is differentiable), its documentation, the registry conventions
-that fill its keywords, and — where one exists — its SymPy meaning and its ball-arithmetic meaning. The
-provers register those with ``sympy_meaning`` / ``ball_meaning`` (``provers/symbolic.py``,
-``provers/interval.py``); registering a meaning for a name the vocabulary does not have is an error at
-import time, so the three backends cannot drift apart.
+that fill its keywords, and — where one exists — its SymPy meaning, its ball-arithmetic meaning and its
+60-digit meaning. The provers register those with ``sympy_meaning`` / ``ball_meaning`` /
+``precise_meaning`` (``provers/symbolic.py``, ``provers/interval.py``, ``provers/precise_meanings.py``);
+registering a meaning for a name the vocabulary does not have is an error at import time, so the
+backends cannot drift apart.
 
 The mechanism entries call ``pyverify.attention`` directly, so a claim is checked against the
 implementation users run, not a second copy of the mathematics.
@@ -35,9 +36,10 @@ class Function:
     name: str = ""
     sympy: Callable[..., Any] | None = None  # on SymPy matrices/expressions (provers/symbolic.py)
     ball: Callable[..., Any] | None = None  # on python-flint balls (provers/interval.py)
+    precise: Callable[..., Any] | None = None  # on 60-digit mpmath values (provers/precise_meanings.py)
 
     def backends(self) -> list[str]:
-        return ["torch"] + [b for b in ("sympy", "ball") if getattr(self, b) is not None]
+        return ["torch"] + [b for b in ("sympy", "ball", "precise") if getattr(self, b) is not None]
 
     def convention_kwargs(self, conventions: dict[str, str]) -> dict[str, Any]:
         out = {}
@@ -293,3 +295,8 @@ def sympy_meaning(name: str) -> Callable:
 def ball_meaning(name: str) -> Callable:
     """Decorator: the ball-arithmetic meaning of vocabulary function ``name``."""
     return _meaning("ball", name)
+
+
+def precise_meaning(name: str) -> Callable:
+    """Decorator: the 60-digit (mpmath) meaning of vocabulary function ``name``."""
+    return _meaning("precise", name)

@@ -9,7 +9,6 @@ rounding artefact of the float64 evaluation. Functions without a ball implementa
 
 from __future__ import annotations
 
-import ast
 import math
 
 from typing import Any
@@ -18,6 +17,7 @@ import torch
 
 from ..checks import dsl
 from ..checks.vocabulary import VOCABULARY, ball_meaning
+from .precise import needed_bindings
 
 try:
     import flint
@@ -371,7 +371,8 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
     judged on its own, evaluating only the ``where`` bindings it needs, so a function without a ball
     meaning elsewhere in the check does not block it. Status: 'certified' (some judged relation is
     violated beyond tolerance in exact arithmetic), 'not certified' (every judged relation could be
-    evaluated and none is: the float64 violation was rounding), or 'unsupported: ...'."""
+    evaluated and none is: the float64 violation was rounding), 'inconclusive: ...' (an enclosure too wide
+    to say), or 'unsupported: ...'."""
     if flint is None:
         return {"status": "unsupported: python-flint is not installed"}
     if comp.randoms:  # a Monte-Carlo statement has no pointwise certificate
@@ -393,7 +394,7 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
         for j in judged:
             rel = comp.relations[j]
             try:
-                for name in _needed(rel, where):
+                for name in needed_bindings(rel, where):
                     if name not in env:
                         env[name] = dsl.evaluate(where[name], env, backend)
                 margins.append(_margin(rel, _lift(dsl.evaluate(rel.lhs, env, backend)),
@@ -407,22 +408,13 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
     certified = [m for m in margins if m > 0]
     if certified or (margins and not reasons):
         best = max(certified or margins, key=lambda m: float(m.mid()))
-        return {"status": "certified" if certified else "not certified",
-                "margin_lower": float(best.lower()) if hasattr(best, "lower") else float(best.mid() - best.rad()),
+        if certified or all(m < 0 for m in margins):
+            status = "certified" if certified else "not certified"
+        else:  # an enclosure that straddles the tolerance decides nothing (e.g. a near-singular solve)
+            status = "inconclusive: the enclosure of the violation straddles the tolerance"
+        return {"status": status, "margin_lower": float(best.lower()), "margin_upper": float(best.upper()),
                 "precision_bits": 200}
     return {"status": f"unsupported: {reasons[0] if reasons else 'no relation to judge'}"}
-
-
-def _needed(rel, where: dict) -> list[str]:
-    """The ``where`` names a relation reads, directly or through other bindings, in definition order."""
-    pending = {n.id for side in (rel.lhs, rel.rhs) for n in ast.walk(side) if isinstance(n, ast.Name)}
-    needed: set[str] = set()
-    while pending:
-        name = pending.pop()
-        if name in where and name not in needed:
-            needed.add(name)
-            pending |= {n.id for n in ast.walk(where[name]) if isinstance(n, ast.Name)}
-    return [n for n in where if n in needed]
 
 
 def _margin(rel, lhs: Ball, rhs: Ball, tol: float):

@@ -15,7 +15,7 @@ from ...registry import Claim, Verdict
 from ..falsify import Candidate, SearchOutcome, recheck, search, shrink
 from ..polish import polish
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
-from ..rounding import rounding_verdict
+from ..rounding import NEAR, exact_evidence, judge_exactly, rounding_verdict
 from ..scoring import relation_score, score_sides, violated_relations
 from . import constant, exists
 
@@ -124,7 +124,6 @@ def _refuted_by_an_example(compiled: list[Compiled], kind: str, seed: int, res: 
     """The check's fixed instances, before any random one: the first that violates a relation in float64
     (and that ball arithmetic does not put within tolerance) refutes the claim with itself as witness."""
     from ...checks.examples import ExampleError, instance
-    from ...provers.interval import certify
 
     if kind != "relation" or any(c.randoms for c in compiled):
         raise CheckError("examples: only identity and bound checks without random hypotheses take fixed instances")
@@ -146,15 +145,16 @@ def _refuted_by_an_example(compiled: list[Compiled], kind: str, seed: int, res: 
             continue
         if not (bool(torch.isfinite(sc.score[0])) and float(sc.score[0]) > 1):
             continue
-        cert = certify(comp, sides, float(sc.tol[0]), violated_relations(sides, sc))
-        if cert["status"] == "not certified":  # the exact value lies within tolerance: rounding, not a refutation
-            res.details.setdefault("rounding_candidates", []).append(f"examples[{i}]: {cert['status']}")
+        artefact, why, cert = judge_exactly(comp, sides, sc)
+        if artefact:  # the exact (or 60-digit) value lies within tolerance: rounding, not a refutation
+            res.details.setdefault("rounding_candidates", []).append(f"examples[{i}]: {why}")
             continue
         res.verdict = Verdict.refuted
         res.worst = float(max(m[0] for m in sc.measure))
         res.message = (f"counterexample from check.examples[{i}] (a fixed instance, dims {comp.dims or 'fixed'}; "
                        f"no random instance needed): violation score {float(sc.score[0]):.4g} (> 1 means beyond "
-                       f"tolerance {float(sc.tol[0]):.3g}); interval certificate: {cert['status']}")
+                       f"tolerance {float(sc.tol[0]):.3g}); interval certificate: {cert['status']}"
+                       + (f"; {why}" if "precise" in cert else ""))
         res.witness = {"seed": seed, "dims": comp.dims, "example": i, "values": values_json(values),
                        "relations": _relation_reports(sides, sc), "certificate": cert}
         return True
@@ -233,6 +233,7 @@ def _confirm(comp: Compiled, cand: Candidate, tol: float | None, seed: int, res:
     if artefact:
         res.details.setdefault("rounding_candidates", []).append(why)
         return False
+    near = f"; near the tolerance, judged again: {why}" if float(sc.score[0]) < NEAR else ""
     params = cand.theta
     failures = []
     res.verdict = Verdict.refuted
@@ -246,15 +247,15 @@ def _confirm(comp: Compiled, cand: Candidate, tol: float | None, seed: int, res:
     except Exception as exc:  # noqa: BLE001 - the unshrunk witness stands
         failures.append(f"shrinking failed ({type(exc).__name__}: {exc}); the witness is unshrunk")
     try:
-        from ...provers.interval import certify
-
-        cert = certify(comp, sides, float(sc.tol[0]), violated_relations(sides, sc))
+        cert = exact_evidence(comp, sides, sc)
     except Exception as exc:  # noqa: BLE001 - the float64 re-check stands
         cert = {"status": f"unsupported: certification failed ({type(exc).__name__}: {exc})"}
     res.worst = float(max(m[0] for m in sc.measure))
+    precise = f"; {cert['precise']['digits']}-digit re-evaluation: {cert['precise']['status']}" \
+        if "digits" in cert.get("precise", {}) else ""
     res.message = (f"counterexample (dims {comp.dims or 'fixed'}): violation score {float(sc.score[0]):.4g} "
                    f"(> 1 means beyond tolerance {float(sc.tol[0]):.3g}); re-checked in float64 on the one-instance path; "
-                   f"interval certificate: {cert['status']}" + "".join(f"; {f}" for f in failures))
+                   f"interval certificate: {cert['status']}{precise}{near}" + "".join(f"; {f}" for f in failures))
     res.witness = {"seed": seed, "dims": comp.dims, "params": _params_json(params), "values": values_json(sides.values),
                    "relations": _relation_reports(sides, sc), "certificate": cert}
     return True
