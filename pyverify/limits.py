@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import math
 import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 
@@ -75,3 +80,37 @@ def power_digits(base: float, exponent: float) -> float:
     if b in (0.0, 1.0) or not math.isfinite(b):
         return 0.0
     return abs(float(exponent) * math.log10(b))
+
+
+@contextmanager
+def time_limit(seconds: float, overrun: Callable[[], BaseException]) -> Iterator[None]:
+    """Raise ``overrun()`` in the block after ``seconds`` of wall-clock time (SIGALRM; only in a main
+    thread, where signals arrive). Limits nest on the one real-time timer: an inner limit never cancels
+    an outer one — whichever deadline comes first fires with its own exception, and on leaving the inner
+    block the outer timer resumes with the time it has left."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+    outer_handler = signal.getsignal(signal.SIGALRM)
+    inner_first = not outer_left or seconds < outer_left
+    fired = {"outer": False}
+
+    def on_alarm(signum, frame):
+        if inner_first:
+            raise overrun()
+        fired["outer"] = True
+        if callable(outer_handler):
+            outer_handler(signum, frame)
+
+    start = time.monotonic()
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds if inner_first else outer_left)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, outer_handler)
+        if outer_left and not fired["outer"]:
+            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - start), 1e-3))

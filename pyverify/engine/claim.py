@@ -21,8 +21,6 @@ constants, Monte-Carlo expectations, existence.
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,23 +85,13 @@ def wall_clock_budget(seconds: float) -> Iterator[None]:
     """Interrupt the claim after ``seconds`` (SIGALRM; only in a main thread, where signals arrive: the
     command line and the worker processes). A single long C call (one huge matmul) ends before the alarm
     is seen: the element caps keep every such call short."""
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable:
-        yield
-        return
-
-    def over(signum, frame):
+    def over() -> ClaimOverBudget:
         cap = limits.CLAIM_SECONDS
-        raise ClaimOverBudget(f"stopped at the cap of {seconds:g} {cap.name} (raise it with the environment "
-                              f"variable {cap.env}=N)")
+        return ClaimOverBudget(f"stopped at the cap of {seconds:g} {cap.name} (raise it with the environment "
+                               f"variable {cap.env}=N)")
 
-    previous = signal.signal(signal.SIGALRM, over)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
+    with limits.time_limit(seconds, over):
         yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @contextmanager

@@ -9,15 +9,13 @@ what was specialised) is reported with the verdict.
 
 from __future__ import annotations
 
-import signal
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
 from sympy.polys.rings import sring
 
+from .. import limits
 from ..checks import dsl
 from ..checks.compiled import compile_check, sweep
 from ..checks.samplers import SymbolicUnsupported
@@ -32,24 +30,6 @@ class Outcome:
 
     def as_dict(self) -> dict[str, Any]:
         return {"proved": self.proved, "scope": self.scope, "message": self.message}
-
-
-@contextmanager
-def _time_limit(seconds: int):
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def handler(_signum, _frame):  # the signature signal.signal requires
-        raise TimeoutError
-
-    old = signal.signal(signal.SIGALRM, handler)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _lowest_terms(e: sp.Expr) -> sp.Expr:
@@ -183,7 +163,7 @@ def prove(check, seconds: int = 60, conventions: dict[str, str] | None = None) -
         for name, sampler in comp.givens.items():
             env[name] = sampler.symbolic_instance(name, notes)
         backend = SympyBackend(comp.conventions)
-        with _time_limit(seconds):
+        with limits.time_limit(seconds, TimeoutError):
             for name, node in comp.where:
                 env[name] = dsl.evaluate(node, env, backend)
             for rel in comp.relations:
