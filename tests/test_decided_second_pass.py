@@ -42,6 +42,11 @@ PLANTED = [
     pytest.param("PE.Def9", "rP: 'violation_rate(P, include_self=1)'",
                  "rP: 'violation_rate((I(n) - outer(I(n)[0] - I(n)[1], I(n)[0] - I(n)[1])) @ P, include_self=1)'",
                  "refuted", id="Def9-misindexed-rate"),
+    # a structurally degenerate initialisation (W_K with a zero first row) annihilates delta along e_1 with
+    # probability one: the genericity check must refute it
+    pytest.param("PE.H3", "vnorm(WQ @ (WK.T @ delta))",
+                 "vnorm(WQ @ ((WK - outer(I(d)[0], WK[0])).T @ (vnorm(delta) * I(d)[0])))", "refuted",
+                 id="H3-degenerate-init"),
 ]
 
 
