@@ -47,6 +47,8 @@ PLANTED = [
     pytest.param("PE.H3", "vnorm(WQ @ (WK.T @ delta))",
                  "vnorm(WQ @ ((WK - outer(I(d)[0], WK[0])).T @ (vnorm(delta) * I(d)[0])))", "refuted",
                  id="H3-degenerate-init"),
+    # the ascending flow (the sign of the gradient flipped) has unbounded orbits: (A4)'s bound must fail
+    pytest.param("PE.A4", "expm(-t * alpha)", "expm(t * alpha)", "refuted", id="A4-ascending-flow"),
 ]
 
 
