@@ -18,7 +18,7 @@ def _claim_block(cid: str) -> str:
     """The registry text of claim ``cid`` (from its `- id:` line to the next claim)."""
     for path in sorted(DEFAULT_REGISTRY.rglob("*.yaml")):
         text = path.read_text()
-        start = text.find(f"  - id: {cid}\n")
+        start = max(text.find(f"  - id: {cid}\n"), text.find(f'  - id: "{cid}"\n'))
         if start >= 0:
             end = text.find("\n  - id: ", start + 1)
             return text[start:] if end < 0 else text[start:end + 1]
@@ -49,6 +49,9 @@ PLANTED = [
                  id="H3-degenerate-init"),
     # the ascending flow (the sign of the gradient flipped) has unbounded orbits: (A4)'s bound must fail
     pytest.param("PE.A4", "expm(-t * alpha)", "expm(t * alpha)", "refuted", id="A4-ascending-flow"),
+    # a first gradient step of size 1 (beyond 2 / L_g) need not decrease f: the PL contraction must fail
+    pytest.param("T8'.17", "x1: 'x0 - (2 * x0 + 3 * sin(2 * x0)) / Lg'", "x1: 'x0 - (2 * x0 + 3 * sin(2 * x0))'",
+                 "refuted", id="T8p17-step-too-large"),
 ]
 
 
