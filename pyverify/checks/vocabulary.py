@@ -262,6 +262,9 @@ VOCABULARY: dict[str, Function] = {
     "truncation_bound": Function(quaternion.truncation_bound, "Corollary S8 right-hand side 2 V_max delta_i"),
     "rotor_projection": Function(quaternion.rotor_projection, "P_rot: scalar + bivector part (1, e12, e13, e23) of a multivector (8,) in the layout (1, e1, e2, e3, e12, e13, e23, e123), normalised -> (4,)"),
     # --- extras: pe-theory ---
+    "violation_rate": Function(
+        lambda P, include_self=0: positional.monotonicity_violation_rate(P, include_self=bool(include_self)),
+        "PE Definition 9 / Sec. 6.6: share of the triples (i, j, k) with |i - j| < |i - k| where ||p_i - p_j|| > ||p_i - p_k|| (ties are not violations; include_self=1 keeps j = i)"),
 }
 
 for _name, _record in VOCABULARY.items():

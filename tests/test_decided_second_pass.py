@@ -1,0 +1,77 @@
+"""The checks that decided formerly not-checkable claims (issue 13, second pass) can fail: each is run
+again with one planted error, written into a copy of the claim's own registry text, and must then
+reach the verdict that the error deserves (a `consistent` check refuted, a refutation turned into
+`holds`), so none of those verdicts is an artefact of a check that cannot fail.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from pyverify.engine import check_claim
+from pyverify.registry import DEFAULT_REGISTRY, load_registry
+
+
+def _claim_block(cid: str) -> str:
+    """The registry text of claim ``cid`` (from its `- id:` line to the next claim)."""
+    for path in sorted(DEFAULT_REGISTRY.rglob("*.yaml")):
+        text = path.read_text()
+        start = max(text.find(f"  - id: {cid}\n"), text.find(f'  - id: "{cid}"\n'))
+        if start >= 0:
+            end = text.find("\n  - id: ", start + 1)
+            return text[start:] if end < 0 else text[start:end + 1]
+    raise KeyError(cid)
+
+
+def _planted_verdict(tmp_path, cid: str, old: str, new: str) -> str:
+    block = _claim_block(cid)
+    assert block.count(old) == 1, f"{old!r} must occur once in {cid}'s check"
+    shutil.copy(DEFAULT_REGISTRY / "documents.yaml", tmp_path / "documents.yaml")
+    (tmp_path / "planted.yaml").write_text("claims:\n" + block.replace(old, new).replace("    expect:", "    # expect:"))
+    return check_claim(load_registry(tmp_path), cid, "default", 0).verdict.value
+
+
+PLANTED = [
+    # the counterexample to Theorem 4 counts only where (H2) holds at P*: with a "swap" that moves nothing,
+    # (H2) fails at every instance and the check must be vacuous, not refuted
+    pytest.param("PE.Thm4", "Sw: 'I(n) - outer(I(n)[0] - I(n)[1], I(n)[0] - I(n)[1])'", "Sw: 'I(n)'", "vacuous",
+                 id="Thm4-H2-guard"),
+    # a violation rate that reads rows 0 and 1 in swapped order disagrees with Definition 9
+    pytest.param("PE.Def9", "rP: 'violation_rate(P, include_self=1)'",
+                 "rP: 'violation_rate((I(n) - outer(I(n)[0] - I(n)[1], I(n)[0] - I(n)[1])) @ P, include_self=1)'",
+                 "refuted", id="Def9-misindexed-rate"),
+    # a structurally degenerate initialisation (W_K with a zero first row) annihilates delta along e_1 with
+    # probability one: the genericity check must refute it
+    pytest.param("PE.H3", "vnorm(WQ @ (WK.T @ delta))",
+                 "vnorm(WQ @ ((WK - outer(I(d)[0], WK[0])).T @ (vnorm(delta) * I(d)[0])))", "refuted",
+                 id="H3-degenerate-init"),
+    # the ascending flow (the sign of the gradient flipped) has unbounded orbits: (A4)'s bound must fail
+    pytest.param("PE.A4", "expm(-t * alpha)", "expm(t * alpha)", "refuted", id="A4-ascending-flow"),
+    # a first gradient step of size 1 (beyond 2 / L_g) need not decrease f: the PL contraction must fail
+    pytest.param("T8'.17", "x1: 'x0 - (2 * x0 + 3 * sin(2 * x0)) / Lg'", "x1: 'x0 - (2 * x0 + 3 * sin(2 * x0))'",
+                 "refuted", id="T8p17-step-too-large"),
+]
+
+
+@pytest.mark.parametrize("cid, old, new, verdict", PLANTED)
+def test_planted_error_changes_the_verdict(tmp_path, cid, old, new, verdict):
+    assert _planted_verdict(tmp_path, cid, old, new) == verdict
+
+
+def test_violation_rate_counts_definition_9_triples():
+    import torch
+
+    from pyverify.checks.vocabulary import VOCABULARY
+    rate = VOCABULARY["violation_rate"].torch
+    line = torch.arange(4, dtype=torch.float64).unsqueeze(-1)
+    assert rate(line) == 0 and rate(line, include_self=1) == 0
+    # rows 0 and 1 swapped (positions 1, 0, 2, 3): of the 10 triples with j != i, (2, 1, 0) and (3, 1, 0) are
+    # violated; (0, 1, 2) is a tie (distances 1 and 1), which is not counted
+    swapped = line[[1, 0, 2, 3]]
+    assert rate(swapped) == pytest.approx(2 / 10)
+    # the 12 triples with j = i are never violations: 2 of 22
+    assert rate(swapped, include_self=1) == pytest.approx(2 / 22)
+    # all rows equal: no strict violation, although Definition 9 (strict <) fails
+    assert rate(torch.zeros(4, 2, dtype=torch.float64)) == 0
