@@ -15,6 +15,7 @@ import torch
 from ..checks.compiled import Sides
 
 TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + input scale)
+RATIO_RESOLVED = 1e3  # a bound's ratio counts where rhs exceeds the rounding allowance this many times
 
 
 def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
@@ -83,8 +84,12 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
         l, r = r, l
     slack = l - r
     scale = 1 + l.abs() + r.abs()
-    score = (slack / (tol.unsqueeze(1) * scale)).amax(1)
-    ratio = torch.where(r > 0, l / r.clamp_min(1e-300), torch.full_like(l, -math.inf)).amax(1)
+    allowance = tol.unsqueeze(1) * scale  # what the score forgives: lhs <= rhs + allowance holds
+    score = (slack / allowance).amax(1)
+    # the tightness lhs/rhs only where the bound is resolved (RATIO_RESOLVED allowances above 0): within
+    # the allowance lhs may exceed rhs, so near rhs = 0 the ratio is rounding noise, not tightness
+    resolved = r > RATIO_RESOLVED * allowance
+    ratio = torch.where(resolved, l / r.clamp_min(1e-300), torch.full_like(l, -math.inf)).amax(1)
     return score, slack.amax(1), ratio, (slack / scale).amax(1)
 
 

@@ -93,6 +93,22 @@ class Mat(Sampler):
     def _structure(self, raw):
         return raw
 
+    def degenerate(self, b, gen, ctx):
+        """Saturated radii (the norm at its bounds), and — for square matrices of a kind that contains them
+        — the extremal configurations of norm bounds: a third of the instances +-(a multiple of) I, where
+        every direction attains the norm (e.g. the Neumann bound |(I+S)^{-1} S^N| <= rho^N / (1 - rho) is
+        an equality at S = -rho I), and a third rank one, where one direction does."""
+        th = super().degenerate(b, gen, ctx)
+        m, n = self._mn()
+        if m != n or self.kind == "skew" or b < 3:
+            return th
+        third = b // 3
+        sign = torch.where(torch.arange(third, device=th["raw"].device) % 2 == 0, -1.0, 1.0).to(th["raw"].dtype)
+        th["raw"][:third] = sign[:, None, None] * torch.eye(n, dtype=th["raw"].dtype, device=th["raw"].device)
+        u = th["raw"][third: 2 * third, :, 0]
+        th["raw"][third: 2 * third] = u.unsqueeze(-1) * u.unsqueeze(-2)  # symmetric rank one (of every kind here)
+        return th
+
     def value(self, th):
         return _scale_to(self._structure(th["raw"]), _radius(th["rad"], self.p["lo"], self.p["hi"]), self.p["norm"])
 
