@@ -153,3 +153,26 @@ def test_validation_refuses_requires_plugins_that_are_not_loaded(tmp_path):
                         "    requires_plugins: [elsewhere]\n    check: {given: {x: vec(2)}, assert: 'x == x'}\n")
     problems = validate_registry(load_registry(reg_file))
     assert len(problems) == 1 and problems[0].claim_id == "P.1" and problems[0].location.line == 10
+
+
+def test_forkserver_workers_import_the_opted_in_plugins(monkeypatch):
+    """Where workers cannot be forked from the parent (not Linux, or torch already ran), they start from a
+    forkserver that knows only pyverify: each must import the plugins the parent opted into, or every
+    plugin claim would fail there with an unknown function."""
+    import multiprocessing as mp
+
+    from pyverify.engine import parallel
+    from pyverify.engine.runner import check_claims
+
+    def forkserver():
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(parallel._PRELOAD)
+        return ctx, True
+
+    monkeypatch.setattr(parallel, "_context", forkserver)
+    monkeypatch.setenv("TOY_ROPE_FIXED", "0")
+    plugins.load_plugin(str(TOY / "plugin.py"), "--plugin")
+    reg = load_registry(TOY / "claims")
+    results = {r.id: r for r in check_claims(reg, ["TOY.1", "TOY.2"], budget="quick", jobs=2)}
+    assert results["TOY.2"].verdict.value == "refuted", results["TOY.2"].message
+    assert results["TOY.1"].verdict.value == "holds", results["TOY.1"].message

@@ -14,11 +14,16 @@ _REG = None
 _PRELOAD = ["pyverify.engine.claim", "pyverify.provers.symbolic", "pyverify.provers.interval", "pyverify.engine.necessity"]
 
 
-def _init(registry) -> None:
+def _init(registry, plugins: list[tuple[str, str, str]]) -> None:
+    """A forkserver worker starts from the server's imports only: it receives the registry pickled and
+    imports the plugins the parent opted into (a forked worker inherits both)."""
     global _REG
     if registry is not None:
+        from ..checks.plugins import load_plugin
         from ..checks.samplers.data import set_data_root
 
+        for origin, opted_in_by, name in plugins:
+            load_plugin(origin, opted_in_by, name)
         _REG = registry
         set_data_root(registry.source)
 
@@ -56,12 +61,15 @@ def _cost_rank(claim) -> int:
 
 def run_parallel(reg, claims, budget, seed, device, jobs, bar):
     global _REG
+    from ..checks.plugins import LOADED
+
     ctx, server = _context()
+    plugins = [(p.origin, p.opted_in_by, p.name) for p in LOADED.values()]
     _REG = reg  # inherited by forked workers; a forkserver worker receives it pickled
     work = sorted(claims, key=_cost_rank)
     by_id = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                             initargs=(reg if server else None,)) as pool:
+                             initargs=(reg if server else None, plugins)) as pool:
         futures = {pool.submit(_one, (c.id, budget, seed, device)): c.id for c in work}
         for fut in as_completed(futures):
             try:
