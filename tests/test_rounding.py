@@ -94,3 +94,35 @@ def test_a_violation_far_beyond_the_tolerance_that_vanishes_at_60_digits_is_not_
     verdict, details = _verdict({"given": {"mu": "simplex(3, rows=7)"}, "where": {"P": "mds(hellinger(mu), 5)"},
                                  "assert": "svdvals(P)[3] ** 2 == 0", "tol": 1e-20})
     assert verdict == "holds", details
+
+
+def _default_tolerance(check: dict, values: dict) -> tuple[float, float]:
+    """(tolerance, conditioning) the default tolerance gives one fixed instance of ``check``."""
+    import torch
+
+    from pyverify.checks.compiled import compile_check
+    from pyverify.engine.scoring import score_sides
+    from pyverify.registry import Check
+
+    comp = compile_check(Check.model_validate(check), {}, "relation")
+    ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
+    sides = comp.evaluate_values({k: torch.tensor(v, dtype=torch.float64).unsqueeze(0) for k, v in values.items()}, ctx)
+    return float(score_sides(sides, comp.check.tol, torch.float64).tol[0]), float(sides.conditioning[0])
+
+
+def test_the_default_tolerance_scales_with_the_conditioning_of_a_determinant():
+    check = {"given": {"A": "mat(2)"}, "assert": "det(A) * det(inv(A)) == 1"}
+    well, k_well = _default_tolerance(check, {"A": [[1.0, 0.0], [0.0, 1.0]]})
+    ill, k_ill = _default_tolerance(check, {"A": [[1.0, 0.0], [0.0, 1e-4]]})
+    assert k_well == 1.0 and abs(k_ill - 1e4) < 1e-6
+    assert abs(ill / well - 1e4) < 1e-6  # same size, same input scale: the conditioning alone
+    # a check's explicit tolerance is taken as written
+    assert _default_tolerance({**check, "tol": 1e-9}, {"A": [[1.0, 0.0], [0.0, 1e-4]]})[0] == 1e-9
+
+
+def test_the_conditioned_tolerance_does_not_hide_a_real_error():
+    # det(AB) = det A det B with a planted relative error of 1e-6: caught whatever the conditioning
+    verdict, _ = _verdict({"given": {"A": "mat(6, hi=8)", "B": "mat(6, hi=8)"},
+                           "assert": "det(A @ B) == det(A) * det(B) * (1 + 1e-6)", "assume": "abs(det(A) * det(B)) >= 0.01"},
+                          budget="default")
+    assert verdict == "refuted"

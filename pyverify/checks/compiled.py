@@ -64,11 +64,12 @@ class TorchBackend(dsl.Backend):
     special_forms = frozenset(vocabulary.SPECIAL_FORMS)
 
     def __init__(self, ctx: dict, randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
-                 conventions: dict[str, str] | None = None):
+                 conventions: dict[str, str] | None = None, conditions: list | None = None):
         self.ctx = ctx
         self.randoms = randoms or {}
         self.keep_samples = keep_samples
         self.conventions = conventions or {}
+        self.conditions = conditions  # collects the condition numbers of the calls that declare one
 
     def binop(self, op, a, b):
         if op == "@" and not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
@@ -100,6 +101,8 @@ class TorchBackend(dsl.Backend):
         if fn.needs_ctx:  # the constructors (I, zeros, ones): their arguments are sizes
             _check_elements(math.prod(abs(_size(a)) for a in args), f"{name}(...)")
             return fn.torch(self.ctx, *args, **kwargs)
+        if fn.condition is not None and self.conditions is not None:
+            self.conditions.append(fn.condition(*args).detach())
         return fn.torch(*args, **{**fn.convention_kwargs(self.conventions), **kwargs})
 
     def reduce(self, name, values):
@@ -211,10 +214,12 @@ class Compiled:
 
     # ------------------------------------------------------------------ evaluation
     def _one(self, values: dict, randoms: dict, ctx: dict, keep_samples: bool) -> tuple:
-        backend = TorchBackend(ctx, randoms, keep_samples, self.conventions)
+        conditions: list[torch.Tensor] = []
+        backend = TorchBackend(ctx, randoms, keep_samples, self.conventions, conditions)
         env: dict[str, Any] = {**self.dims, **values}
         for name, node in self.where:
-            env[name] = dsl.evaluate(node, env, TorchBackend(ctx, randoms, conventions=self.conventions))
+            env[name] = dsl.evaluate(node, env, TorchBackend(ctx, randoms, conventions=self.conventions,
+                                                            conditions=conditions))
         out = []
         for rel in self.relations + self.assumes:
             for side in (rel.lhs, rel.rhs):
@@ -226,6 +231,7 @@ class Compiled:
         if self.baseline is not None:
             v = dsl.evaluate(self.baseline, env, backend)
             out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
+        out.append(_conditioning(conditions, ctx))
         return tuple(out)
 
     def evaluate(self, theta: dict, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
@@ -267,6 +273,19 @@ class Compiled:
         return Sides(self, tuple(x.unsqueeze(0) for x in flat), values)
 
 
+MAX_CONDITIONING = 1e6  # the tolerance grows with the conditioning up to this factor, no further
+
+
+def _conditioning(conditions: list, ctx: dict) -> torch.Tensor:
+    """The factor (0-d, in [1, MAX_CONDITIONING]) by which rounding in this instance's computation may
+    exceed a well-conditioned one's: the largest condition number declared by the functions it called."""
+    one = torch.ones((), **ctx)
+    if not conditions:
+        return one
+    worst = torch.stack([c.to(one.dtype).reshape(()) for c in conditions]).amax()
+    return torch.nan_to_num(worst, nan=MAX_CONDITIONING, posinf=MAX_CONDITIONING).clamp(1.0, MAX_CONDITIONING)
+
+
 def _batch_size(theta: dict, randoms: dict | None) -> int:
     for t in theta.values():
         for v in t.values():
@@ -300,7 +319,12 @@ class Sides:
     def baseline(self) -> torch.Tensor | None:
         if self.compiled.baseline is None:
             return None
-        return self.flat[-1]
+        return self.flat[-2]
+
+    @property
+    def conditioning(self) -> torch.Tensor:
+        """(B,) the conditioning factor of each instance's computation (``_conditioning``)."""
+        return self.flat[-1].reshape(-1)  # the per-instance loop stacks it as (B, 1)
 
 
 def relation_kind(claim) -> str:

@@ -37,6 +37,9 @@ class Function:
     sympy: Callable[..., Any] | None = None  # on SymPy matrices/expressions (provers/symbolic.py)
     ball: Callable[..., Any] | None = None  # on python-flint balls (provers/interval.py)
     precise: Callable[..., Any] | None = None  # on 60-digit mpmath values (provers/precise_meanings.py)
+    # the relative condition number of the result (0-d tensor >= 1) from the same arguments: rounding in
+    # the inputs is amplified this much, so the default tolerance of a check that calls it scales with it
+    condition: Callable[..., Any] | None = None
 
     def backends(self) -> list[str]:
         return ["torch"] + [b for b in ("sympy", "ball", "precise") if getattr(self, b) is not None]
@@ -87,6 +90,16 @@ def _displacement(ri: torch.Tensor, rj: torch.Tensor, convention: str = "rj-ri")
 def _opnorm(x: torch.Tensor) -> torch.Tensor:
     # svdvals has a well-defined gradient where the top singular value is simple; matrix_norm(ord=2) is the same
     return torch.linalg.svdvals(x)[..., 0]
+
+
+def _kappa(a: torch.Tensor, *_: Any) -> torch.Tensor:
+    """The 2-norm condition number sigma_max / sigma_min of a square matrix (inf when singular)."""
+    s = torch.linalg.svdvals(a)
+    return s[..., 0] / s[..., -1]
+
+
+def _kappa_of_identity_plus(s: torch.Tensor) -> torch.Tensor:
+    return _kappa(torch.eye(s.shape[-1], dtype=s.dtype, device=s.device) + s)
 
 
 def _eye(ctx: dict, n: Any) -> torch.Tensor:
@@ -175,9 +188,9 @@ VOCABULARY: dict[str, Function] = {
     "linf": Function(lambda x: x.abs().amax(), "max-abs norm"),
     # linear algebra
     "expm": Function(torch.linalg.matrix_exp, "matrix exponential"),
-    "inv": Function(torch.linalg.inv, "matrix inverse"),
-    "solve": Function(torch.linalg.solve, "solve(A, B) = A^{-1} B"),
-    "det": Function(torch.linalg.det, "determinant"),
+    "inv": Function(torch.linalg.inv, "matrix inverse", condition=_kappa),
+    "solve": Function(torch.linalg.solve, "solve(A, B) = A^{-1} B", condition=_kappa),
+    "det": Function(torch.linalg.det, "determinant", condition=_kappa),
     "tr": Function(lambda m: torch.diagonal(m, dim1=-2, dim2=-1).sum(-1), "trace"),
     "comm": Function(_comm, "commutator [A, B] = AB - BA"),
     "skew_part": Function(rotations.skew, "(M - M^T)/2"),
@@ -192,7 +205,7 @@ VOCABULARY: dict[str, Function] = {
     "generators": Function(lambda U, freqs: rotations.commuting_generators(U, freqs, check_orthogonal=False), "L_k = U (+_u lambda_ku J + 0) U^T"),
     "generator_sum": Function(rotations.generator_combination, "A(r) = sum_k r_k L_k"),
     "R_str": Function(rotations.rstr, "R_STR(r) = exp(A(r))"),
-    "cayley": Function(rotations.cayley, "Cayley transform (I - S)(I + S)^{-1}"),
+    "cayley": Function(rotations.cayley, "Cayley transform (I - S)(I + S)^{-1}", condition=_kappa_of_identity_plus),
     "rope": Function(rotations.rope, "RoPE rope(x, pos): planes of adjacent pairs or halves (`pairing`)",
                      conventions=(_PAIRING,)),
     "displacement": Function(_displacement, "relative position displacement(ri, rj): rj - ri or ri - rj",

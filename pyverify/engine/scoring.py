@@ -14,12 +14,15 @@ import torch
 
 from ..checks.compiled import Sides
 
-TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + input scale)
+TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + input scale) * conditioning
 RATIO_RESOLVED = 1e3  # a bound's ratio counts where rhs exceeds the rounding allowance this many times
 
 
 def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
-    """(B,) tolerance scaling with dtype, the size of the compared objects and the inputs' magnitude."""
+    """(B,) tolerance scaling with dtype, the size of the compared objects, the inputs' magnitude and the
+    conditioning of what the instance computes (the largest condition number of a determinant, inverse,
+    solve or Cayley transform it calls: rounding error there is amplified that much). A check's explicit
+    ``tol`` is taken as written."""
     eps = torch.finfo(dtype).eps
     scales = []
     for v in sides.values.values():
@@ -31,7 +34,7 @@ def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
     device = sides.flat[0].device if sides.flat else None
     scale = torch.stack(scales).amax(0) if scales else torch.zeros(b, dtype=dtype, device=device)
     size = max((x[0].numel() for x in sides.flat), default=1)
-    return TOL_FACTOR * eps * math.sqrt(size) * (1 + scale)
+    return TOL_FACTOR * eps * math.sqrt(size) * (1 + scale) * sides.conditioning.to(scale.dtype)
 
 
 def _flat(x: torch.Tensor, b: int) -> torch.Tensor:
