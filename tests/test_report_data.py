@@ -122,6 +122,16 @@ def test_counterexample_evidence_gives_both_sides_and_the_gap():
     assert not any("violation score" in s for s in text)
 
 
+def test_counterexample_evidence_says_when_60_digits_confirmed_it():
+    check = Check.model_validate({"given": {"S": "sym(2)"}, "assert": "total(eigvalsh(S)) == tr(S) * 1.01"})
+    row = {"verdict": "refuted", "witness": {"values": {"S": [[1.0, 0.0], [0.0, 1.0]]}, "relations": [
+        {"op": "==", "lhs": 2.0, "rhs": 2.02, "measure": 0.0099}],
+        "certificate": {"status": "unsupported: function eigvalsh",
+                        "precise": {"status": "confirmed", "score": 4.2e10, "digits": 60}}}}
+    text = evidence.evidence_sentences(row, check)
+    assert "confirmed in 60-digit arithmetic" in text[-1] and "eigvalsh" in text[-1]
+
+
 def test_evidence_reports_only_the_relations_that_fail():
     row = {"verdict": "refuted", "witness": {"values": {}, "relations": [
         {"op": "==", "lhs": 1.0, "rhs": 1.0, "measure": 1e-17},

@@ -135,7 +135,13 @@ def _counterexample(witness: dict, check: Check | None) -> list[str]:
         out.append(f"Interval arithmetic{f' at {bits} bits' if bits else ''} certifies the violation"
                    + (f" (margin at least {num(cert['margin_lower'])})." if "margin_lower" in cert else "."))
     elif status:
-        out.append(f"Re-checked in float64; no interval certificate ({status}).")
+        precise = cert.get("precise") or {}
+        if precise.get("status") == "confirmed":
+            out.append(f"Re-checked in float64 and confirmed in {precise.get('digits', 60)}-digit arithmetic "
+                       f"(violation score {num(precise['score'])} there); no interval certificate ({status}).")
+        else:
+            out.append(f"Re-checked in float64; no interval certificate ({status})"
+                       + (f"; 60-digit re-evaluation: {precise['status']}." if precise.get("status") else "."))
     return out
 
 
