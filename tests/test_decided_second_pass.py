@@ -1,4 +1,4 @@
-"""The checks that decided formerly not-checkable claims (issue 13, second pass) can fail: each is run
+"""The checks that decided formerly not-checkable claims (issue 13, second and third passes) can fail: each is run
 again with one planted error, written into a copy of the claim's own registry text, and must then
 reach the verdict that the error deserves (a `consistent` check refuted, a refutation turned into
 `holds`), so none of those verdicts is an artefact of a check that cannot fail.
@@ -52,6 +52,13 @@ PLANTED = [
     # a first gradient step of size 1 (beyond 2 / L_g) need not decrease f: the PL contraction must fail
     pytest.param("T8'.17", "x1: 'x0 - (2 * x0 + 3 * sin(2 * x0)) / Lg'", "x1: 'x0 - (2 * x0 + 3 * sin(2 * x0))'",
                  "refuted", id="T8p17-step-too-large"),
+    # third pass. The orthogonal features' reduction is 2-11% of the i.i.d. variance: a claimed reduction
+    # of 10% is refuted, so the strict comparison's "holds" comes from a test that sees the difference
+    pytest.param("ESPR.RF-orthogonal", "< rf_variance(x, y, d)'", "< 0.9 * rf_variance(x, y, d)'", "refuted",
+                 id="RF-orthogonal-claimed-too-much"),
+    # i.i.d. features have exactly the i.i.d. variance: the strict comparison must not hold
+    pytest.param("ESPR.RF-orthogonal", "W: 'orf(d, d)'", "W: 'gaussian(d, d)'", "not-checkable",
+                 id="RF-orthogonal-iid-features"),
 ]
 
 
