@@ -59,6 +59,11 @@ PLANTED = [
     # i.i.d. features have exactly the i.i.d. variance: the strict comparison must not hold
     pytest.param("ESPR.RF-orthogonal", "W: 'orf(d, d)'", "W: 'gaussian(d, d)'", "not-checkable",
                  id="RF-orthogonal-iid-features"),
+    # a clockwise J (the other orientation of the plane) disagrees with the code's generator
+    pytest.param("ESPR.Def-R2-J", "J: '-1 * outer(e0, e1) + outer(e1, e0)'", "J: 'outer(e0, e1) - outer(e1, e0)'",
+                 "refuted", id="Def-R2-J-clockwise"),
+    # a rotor turning about another axis than its generator's is not "the rotor corresponding to u"
+    pytest.param("RGAT.Def-rotor", "Ru: 'qexp(u)'", "Ru: 'qexp(u + I(3)[0])'", "refuted", id="Def-rotor-wrong-axis"),
 ]
 
 
