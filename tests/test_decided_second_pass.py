@@ -64,6 +64,9 @@ PLANTED = [
                  "refuted", id="Def-R2-J-clockwise"),
     # a rotor turning about another axis than its generator's is not "the rotor corresponding to u"
     pytest.param("RGAT.Def-rotor", "Ru: 'qexp(u)'", "Ru: 'qexp(u + I(3)[0])'", "refuted", id="Def-rotor-wrong-axis"),
+    # a softmax kernel that is not 1 at angle 0 does not match the heat kernel at any order: refuted, not vacuous
+    pytest.param("RGAT.FigS1-a-kernels", "KS: 'exp(euclidean_logits(q, k, tau=tau)[0, 0] - 1 / tau)'",
+                 "KS: 'exp(euclidean_logits(q, k, tau=tau)[0, 0])'", "refuted", id="FigS1a-unnormalised-kernel"),
 ]
 
 
