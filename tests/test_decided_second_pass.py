@@ -6,6 +6,7 @@ reach the verdict that the error deserves (a `consistent` check refuted, a refut
 
 from __future__ import annotations
 
+import math
 import shutil
 
 import pytest
@@ -67,6 +68,8 @@ PLANTED = [
     # a softmax kernel that is not 1 at angle 0 does not match the heat kernel at any order: refuted, not vacuous
     pytest.param("RGAT.FigS1-a-kernels", "KS: 'exp(euclidean_logits(q, k, tau=tau)[0, 0] - 1 / tau)'",
                  "KS: 'exp(euclidean_logits(q, k, tau=tau)[0, 0])'", "refuted", id="FigS1a-unnormalised-kernel"),
+    # the attention-scaled kernel exp(x.y / sqrt(d)) is not the code's softmax kernel (d = 3, 8 differ)
+    pytest.param("ESPR.Def-SM", "== exp(x @ y)'", "== exp(x @ y / sqrt(d))'", "refuted", id="Def-SM-scaled-kernel"),
 ]
 
 
@@ -90,3 +93,17 @@ def test_violation_rate_counts_definition_9_triples():
     assert rate(swapped, include_self=1) == pytest.approx(2 / 22)
     # all rows equal: no strict violation, although Definition 9 (strict <) fails
     assert rate(torch.zeros(4, 2, dtype=torch.float64)) == 0
+
+
+def test_softmax_kernel_is_exp_of_the_inner_product():
+    import torch
+
+    from pyverify.checks.vocabulary import VOCABULARY
+    kernel = VOCABULARY["softmax_kernel"].torch
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64)
+    y = torch.tensor([1.0, 0.25, -0.5], dtype=torch.float64)
+    assert float(kernel(x, y)) == pytest.approx(math.exp(0.5 - 0.25 - 1.0))
+    # broadcast over a batch of keys, as the engine's vmap sees one instance at a time
+    assert kernel(x, torch.stack([y, 2 * y])).shape == (2,)
+    with pytest.raises(ValueError, match="last dims differ"):
+        kernel(x, y[:2])
