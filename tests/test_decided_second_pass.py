@@ -70,6 +70,8 @@ PLANTED = [
                  "KS: 'exp(euclidean_logits(q, k, tau=tau)[0, 0])'", "refuted", id="FigS1a-unnormalised-kernel"),
     # the attention-scaled kernel exp(x.y / sqrt(d)) is not the code's softmax kernel (d = 3, 8 differ)
     pytest.param("ESPR.Def-SM", "== exp(x @ y)'", "== exp(x @ y / sqrt(d))'", "refuted", id="Def-SM-scaled-kernel"),
+    # below the isometry condition (d = 2 < rank B) P_MDS's distances are not affine in the Hellinger ones
+    pytest.param("PE.Text-pearson.structural", "d: [7]", "d: [2]", "refuted", id="pearson-below-isometry"),
 ]
 
 
