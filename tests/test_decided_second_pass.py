@@ -72,6 +72,8 @@ PLANTED = [
     pytest.param("ESPR.Def-SM", "== exp(x @ y)'", "== exp(x @ y / sqrt(d))'", "refuted", id="Def-SM-scaled-kernel"),
     # below the isometry condition (d = 2 < rank B) P_MDS's distances are not affine in the Hellinger ones
     pytest.param("PE.Text-pearson.structural", "d: [7]", "d: [2]", "refuted", id="pearson-below-isometry"),
+    # a "conjugate transpose" without the conjugation keeps the sign of the imaginary part
+    pytest.param("T0.3", "Bstar: 'ct(B)'", "Bstar: 'B.T'", "refuted", id="T0.3-transpose-without-conjugation"),
 ]
 
 
