@@ -74,6 +74,9 @@ PLANTED = [
     pytest.param("PE.Text-pearson.structural", "d: [7]", "d: [2]", "refuted", id="pearson-below-isometry"),
     # a "conjugate transpose" without the conjugation keeps the sign of the imaginary part
     pytest.param("T0.3", "Bstar: 'ct(B)'", "Bstar: 'B.T'", "refuted", id="T0.3-transpose-without-conjugation"),
+    # a gap that shrinks like tau^2 has the claimed order: the order check of Lemma 11 can pass
+    pytest.param("PE.Lem11", "assert: 'abs(Edelta - KL)'", "assert: 'tau ** 2 * abs(Edelta - KL)'", "holds",
+                 id="Lem11-tau-squared-gap"),
 ]
 
 
@@ -111,3 +114,27 @@ def test_softmax_kernel_is_exp_of_the_inner_product():
     assert kernel(x, torch.stack([y, 2 * y])).shape == (2,)
     with pytest.raises(ValueError, match="last dims differ"):
         kernel(x, y[:2])
+
+
+def test_lemma_11_counterexample_needs_exact_sufficient_statistics(tmp_path):
+    # a law whose attention rows do not sum to 1 leaves condition (i): the `assume` guard must keep it from
+    # counting as a counterexample. (The order relation then reports "holds: quantity below 1e-13", not
+    # "vacuous", when no instance meets `assume`: an engine limitation, reported; only "not refuted" is
+    # asserted here.)
+    assert _planted_verdict(tmp_path, "PE.Lem11", "mu1: '(u[0] + u[1] +", "mu1: '(u[1] + u[1] +") != "refuted"
+
+
+def test_lemma_11_law_has_exact_sufficient_statistics_and_a_gap():
+    """The law of PE.Lem11's check, in exact arithmetic: attention rows A_ij = mu_j(t_j) sum to 1 on every
+    sequence (eps_suff = 0), mu_1 has pairwise distinct values (condition (ii)'s gap 1/6), and D_KL(mu_1 ||
+    mu_3) exceeds ||mu_3||^2, so |E[delta_13] - D_KL| >= D_KL - ||mu_3||^2 > 0 for every model."""
+    from fractions import Fraction
+
+    sequences = [(0, 1, 2), (1, 2, 2), (0, 3, 2), (3, 0, 1), (3, 0, 0), (3, 2, 3)]
+    mu = [[Fraction(sum(seq[j] == v for seq in sequences), len(sequences)) for v in range(4)] for j in range(3)]
+    assert all(sum(mu[j][seq[j]] for j in range(3)) == 1 for seq in sequences)
+    values = sorted(mu[0])
+    assert min(b - a for a, b in zip(values, values[1:])) == Fraction(1, 6)
+    kl = sum(float(p) * math.log(p / q) for p, q in zip(mu[0], mu[2]) if p > 0)
+    assert kl == pytest.approx(math.log(2) / 3 + math.log(3) / 2)
+    assert kl - float(sum(q * q for q in mu[2])) > 0.44
