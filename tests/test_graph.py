@@ -102,7 +102,7 @@ def _transcribed(real, doc):
 
 def test_real_registry_counts(real):
     counts = {doc: len(_transcribed(real, doc)) for doc in real.documents}
-    assert counts == {"espr-derivation": 107, "espr-paper": 63, "rgat": 46, "pe-theory": 65}  # PE: 60 labelled + 5 qualitative table claims
+    assert counts == {"espr-derivation": 107, "espr-paper": 63, "rgat": 46, "pe-theory": 66}  # PE: 60 labelled + 5 qualitative table claims + PE.Text-pearson.structural
 
 
 def _expected_derivation_ids():

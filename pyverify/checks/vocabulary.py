@@ -227,6 +227,7 @@ VOCABULARY: dict[str, Function] = {
                     conventions=(_SIGN,)),
     "rf_variance": Function(random_features.positive_rf_variance, "analytic variance of the positive estimator",
                             conventions=(_SIGN,)),
+    "softmax_kernel": Function(random_features.softmax_kernel, "SM(x, y) = exp(x.y): the exact kernel the random features estimate"),
     # quaternions (attention/quaternion.py)
     "qmul": Function(quaternion.qmul, "Hamilton product, scalar first"),
     "qexp": Function(quaternion.qexp, "exponential of a pure quaternion u (3,)", conventions=(_ROTOR,)),

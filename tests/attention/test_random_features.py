@@ -66,6 +66,19 @@ def test_orthogonal_blocks_are_orthogonal_and_only_within_blocks():
     assert np.abs(cross).min() > 1e-6
 
 
+def test_batched_orthogonal_draws_are_independent_orthogonal_blocks():
+    d, m = 3, 5
+    W = rf.gaussian_orthogonal(m, d, gen(3), batch=(4, 2))
+    assert W.shape == (4, 2, m, d)
+    # the unbatched draw is the batched one with an empty batch shape (same random stream)
+    assert torch.equal(rf.gaussian_orthogonal(m, d, gen(3)), rf.gaussian_orthogonal(m, d, gen(3), batch=()))
+    for draw in W.reshape(8, m, d):
+        gram = draw[:d] @ draw[:d].T
+        assert (gram - torch.diag(torch.diag(gram))).abs().max() < 1e-12
+    # different draws of the batch are independent, hence not orthogonal to each other
+    assert (W[0, 0, :d] @ W[0, 1, :d].T).abs().min() > 1e-6
+
+
 def test_orthogonal_rows_are_marginally_standard_gaussian():
     d, m = 3, 9000
     W = rf.gaussian_orthogonal(m, d, gen(2)).numpy()

@@ -116,5 +116,4 @@ class ORF(Gaussian):
 
     def draw(self, b, s, gen, ctx):
         m, d = self.shape()
-        w = torch.stack([random_features.gaussian_orthogonal(m, d, generator=gen) for _ in range(b * s)])
-        return w.to(**ctx).reshape(b, s, m, d)
+        return random_features.gaussian_orthogonal(m, d, generator=gen, batch=(b, s)).to(**ctx)
