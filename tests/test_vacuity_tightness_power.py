@@ -192,3 +192,26 @@ def test_a_confirmed_monte_carlo_refutation_survives_a_later_failure(monkeypatch
     res = _run(_beats(1.01, 200000))
     assert res.verdict.value == "refuted" and "planted failure" in res.message
     assert res.witness["samples"] == 800000
+
+
+# ------------------------------------------------------------------ assumptions of order and MC checks
+
+def test_an_expectation_check_honours_its_assumptions():
+    # E(x g^2) = x <= 1 holds exactly for the admissible x <= 1 of the range [0, 2]: refuted without the
+    # assumption, holds with it (the instances with x > 1 are set aside, and counted)
+    check = {"given": {"x": "scalar(0, 2)", "g": "gaussian(1)"}, "samples": 20000, "assert": "E(x * g[0] ** 2) <= 1"}
+    assert _run(check).verdict.value == "refuted"
+    res = _run({**check, "assume": "x <= 0.9"})
+    assert res.verdict.value == "holds", res.message
+    assert res.details["instances_outside_assumptions"] > 0
+
+
+def test_an_expectation_check_whose_assumptions_no_instance_meets_is_vacuous():
+    res = _run({"given": {"x": "scalar(0, 1)", "g": "gaussian(1)"}, "samples": 1000,
+                "assume": "x >= 2", "assert": "E(g[0] ** 2) == 1"})
+    assert res.verdict.value == "vacuous" and "assumptions" in res.message
+
+
+def test_an_order_check_whose_assumptions_no_instance_meets_is_vacuous():
+    res = _run({**ORDER_TWO, "assume": "norm(u) >= 10"})
+    assert res.verdict.value == "vacuous" and "assumptions" in res.message

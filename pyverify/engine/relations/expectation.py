@@ -19,6 +19,7 @@ from ... import limits
 from ...checks.compiled import CheckError, Compiled, sampler_elements
 from ...registry import Claim, Verdict
 from ..result import Budget, Result, claim_seed, values_json
+from ..scoring import score_sides
 
 FAMILY_ALPHA = 1e-3  # probability of a false refutation over all tests of one claim
 CONFIRM_FACTOR = 4  # a rejection is re-run on this many times the samples
@@ -58,8 +59,19 @@ def run(claim: Claim, compiled: list[Compiled], budget: Budget, seed: int, ctx: 
             raise CheckError("an expectation check needs a random hypothesis (gaussian(...) or orf(...))")
         gen = torch.Generator(device="cpu").manual_seed(claim_seed(seed, claim.id) + k)
         theta = comp.init_theta(b, gen, ctx, degenerate=1)
-        runs.append(_mc_run(comp, theta, b, s, gen, ctx))
-        res.instances += b * s
+        kept = b
+        if comp.assumes:  # the assumptions select the instances the expectation is claimed for
+            theta, kept = _admissible(comp, theta, b, gen, ctx, check.tol)
+            res.details["instances_outside_assumptions"] = res.details.get("instances_outside_assumptions", 0) + b - kept
+            if not kept:
+                continue
+        runs.append(_mc_run(comp, theta, kept, s, gen, ctx))
+        res.instances += kept * s
+    if not runs:
+        res.verdict = Verdict.vacuous
+        res.message = (f"vacuous: none of the {b * len(compiled)} instances drawn satisfies the assumptions; "
+                       "no expectation was estimated")
+        return
     tests = sum(r.mean.numel() for r in runs)
     two_sided = runs[0].op == "=="
     z_crit = float(norm.isf(FAMILY_ALPHA / tests / (2 if two_sided else 1)))  # Bonferroni: Holm's first step
@@ -114,6 +126,17 @@ def _confirm(run_: MCRun, i: int, z_crit: float, seed: int, ctx: dict, res: Resu
     sides = comp.evaluate_one(one, 0, ctx, comp.draw_randoms(1, 2, run_.gen, ctx))
     res.witness = {"seed": seed, "dims": comp.dims, "values": values_json(sides.values), **detail}
     return True
+
+
+def _admissible(comp: Compiled, theta: dict, b: int, gen: torch.Generator, ctx: dict,
+                tol: float | None) -> tuple[dict, int]:
+    """The instances of ``theta`` that satisfy the check's assumptions (judged on one draw of the random
+    hypotheses, which assumptions about the instance do not involve), and how many there are."""
+    with torch.no_grad():
+        sides = comp.evaluate(theta, ctx, comp.draw_randoms(b, 1, gen, ctx), keep_samples=True)
+        ok = score_sides(sides, tol, ctx["dtype"]).assume_ok
+    keep = ok.nonzero().reshape(-1)
+    return {n: {k: v[keep] for k, v in t.items()} for n, t in theta.items()}, int(keep.numel())
 
 
 def _holm(p: torch.Tensor, alpha: float) -> torch.Tensor:

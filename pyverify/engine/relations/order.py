@@ -49,6 +49,13 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
     qs = torch.stack(series, 1)  # (n, J)
     res.instances = n * len(values)
     floor = 1e-13
+    admissible = ~torch.isnan(qs).any(1)  # NaN: outside the assumptions at some value of the parameter
+    if not bool(admissible.any()):
+        res.verdict = Verdict.vacuous
+        res.message = (f"vacuous: none of the {n} instances satisfies the assumptions at every value of {param}; "
+                       "there is nothing for the order to be measured on")
+        res.details["order"] = {"claimed": claimed, "measured": None}
+        return
     usable = (qs > floor).all(1) & torch.isfinite(qs).all(1)
     if not bool(usable.any()):
         res.verdict, res.message = Verdict.holds, f"quantity below {floor:g} at every value: faster than any order"
