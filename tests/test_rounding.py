@@ -126,3 +126,14 @@ def test_the_conditioned_tolerance_does_not_hide_a_real_error():
                            "assert": "det(A @ B) == det(A) * det(B) * (1 + 1e-6)", "assume": "abs(det(A) * det(B)) >= 0.01"},
                           budget="default")
     assert verdict == "refuted"
+
+
+def test_an_exact_confirmation_on_rounded_inputs_of_a_constrained_hypothesis_is_not_enough():
+    # U from orth(8) is orthogonal only to rounding: exact arithmetic on the rounded U "certifies" that
+    # U^T U != I beyond an absurdly small tolerance, but the violation is the rounding of the hypothesis
+    # itself, as a rounding-level perturbation of the sampler's parameters shows
+    r = run_claim(_claim({"given": {"U": "orth(8)"}, "assert": "U.T @ U == I(8)", "tol": 3e-16}), {}, budget="quick")
+    assert r.verdict.value == "holds", r.message
+    reasons = _rounding_reasons(r.details)
+    assert "certifies" in reasons or "confirmed" in reasons, reasons
+    assert "scaled by this conditioning" in reasons, reasons

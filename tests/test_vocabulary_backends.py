@@ -127,6 +127,8 @@ PRECISE_ONLY = {
     "generators": [orth(4), freqs()], "pairwise_distances": [mat(4, 2)], "gram": [distances()],
     "mds": [distances(), const(2)], "stress": [mat(5, 2), distances()], "fisher_rao": [simplex()],
     "low_rank_factor": [mat(4, 3), const(2)], "qinv": [unit_quat], "qexp": [vec(3)], "qlog": [unit_quat],
+    "rstr_closed_form": [orth(4), freqs(), vec(2)], "rsp": [commuting_family, vec(2), orth(2)],
+    "commutator_norms": [skew_family], "max_comm": [skew_family], "offdiag": [mat(3)], "diagonal": [mat(3)],
 }
 # the vector norm too, since `norm` is overloaded (T0.9)
 EXTRA = [("norm", [vec(3)]), ("norm", [scalar()])]
@@ -230,7 +232,7 @@ def test_a_wrong_meaning_is_caught(monkeypatch):
 
 def _precise_cases():
     table = {**ARGUMENTS, **PRECISE_ONLY}
-    return [(name, table[name]) for name in _with_meanings("precise")] + EXTRA
+    return [(name, table[name]) for name in _with_meanings("precise")] + EXTRA + [("diag", [mat(3)])]
 
 
 def _precise_value(name: str, args: list) -> np.ndarray:

@@ -1,15 +1,17 @@
 """Is a confirmed float64 violation real, or rounding error? (More search must never turn a true claim false.)
 
-Every confirmed violation is judged again, by the first of these that can decide (the third only for a
-violation within ``NEAR`` times the tolerance; one far beyond it that neither exact path decides is real):
+Every confirmed violation is judged again. The exact paths (1, 2) can dismiss it; within ``NEAR`` times
+the tolerance it must, in addition, stand out from the measured rounding noise (3) — exact arithmetic
+re-evaluates the rounded inputs, which satisfy constrained hypotheses (orthogonality, commuting
+generators) only to rounding. Far beyond the tolerance, a violation neither exact path dismisses is real.
 
 1. exactly, where the vocabulary has ball meanings for every function of the violated relation: the
-   interval certificate re-evaluates the same instance in 200-bit ball arithmetic; *certified* keeps the
-   violation, *not certified* (the exact value lies within tolerance) discards it;
+   interval certificate re-evaluates the same instance in 200-bit ball arithmetic; *certified* confirms
+   the violation on these inputs, *not certified* (the exact value lies within tolerance) discards it;
 2. in 60-digit arithmetic (mpmath), where every function has a 60-digit meaning (an enclosure too wide
    to decide, or a function without a ball meaning such as an eigendecomposition): a violation that
    *vanishes* at 60 digits was rounding; one that persists is *confirmed in higher precision*;
-3. otherwise by the conditioning of what is computed, measured: the instance is perturbed at the
+3. by the conditioning of what is computed, measured: the instance is perturbed at the
    rounding level (relative ``PERTURBATION``) a few times and re-evaluated; the spread of the violation
    measure under those perturbations is the rounding noise of this computation at this instance (large
    for an ill-conditioned determinant or a near-degenerate eigendecomposition), and the tolerance is
@@ -64,10 +66,14 @@ def rounding_verdict(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol:
     """(is_artefact, why, evidence) for a candidate that passed the float64 re-check."""
     score = float(sc.score[0])
     artefact, why, evidence = judge_exactly(comp, sides, sc)
-    if artefact is not None:
-        return artefact, why, evidence
+    if artefact:
+        return True, why, evidence
     if score >= NEAR:
-        return False, f"score {score:.3g} is far beyond the tolerance", evidence
+        return False, (why if artefact is False else f"score {score:.3g} is far beyond the tolerance"), evidence
+    # Near the tolerance an exact confirmation is not enough: the witness's inputs satisfy the hypotheses
+    # only to rounding (an orthogonal U, a commuting family, a unit quaternion are float64 approximations),
+    # so exact arithmetic on them judges a slightly inadmissible instance. The violation must also stand
+    # out from the rounding noise of the whole computation, hypotheses' construction included.
     return _conditioned_verdict(comp, theta, sc, tol, seed, why, evidence)
 
 

@@ -170,10 +170,10 @@ def _norm2(x: Any) -> Any:
 def violation_score(op: str, lhs: Any, rhs: Any, tol: float) -> Any:
     """The float64 violation score (scoring.relation_terms) of one relation, in 60 digits: > 1 violates."""
     lhs, rhs = to_precise(lhs), to_precise(rhs)
-    if op == "==":
+    if op in ("==", "!="):
         diff = _norm2(np.asarray(lhs - rhs, dtype=object))
-        denom = max(mp.mpf(1), _norm2(lhs), _norm2(rhs))
-        return diff / denom / tol
+        err = diff / max(mp.mpf(1), _norm2(lhs), _norm2(rhs))
+        return err / tol if op == "==" else tol / max(err, mp.mpf(10) ** -300)
     if op in ("<=", "<", ">=", ">"):
         a, b = (lhs, rhs) if op in ("<=", "<") else (rhs, lhs)
         a, b = np.broadcast_arrays(np.asarray(a, dtype=object), np.asarray(b, dtype=object))

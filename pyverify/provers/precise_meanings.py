@@ -113,7 +113,7 @@ def _diag(x):
         for i, v in enumerate(x):
             out[i, i] = v
         return out
-    return _vec(x[i, i] for i in range(min(x.shape)))
+    return _vec([x[i, i] for i in range(min(x.shape))])
 
 
 def _generators(U, freqs):
@@ -125,6 +125,30 @@ def _generators(U, freqs):
             block[2 * u, 2 * u + 1], block[2 * u + 1, 2 * u] = -freqs[k, u], freqs[k, u]
         out.append(U @ block @ U.T)
     return np.stack(out)
+
+
+def _rstr_closed_form(U, freqs, r):
+    d, m = U.shape[-1], freqs.shape[-1]
+    theta = r @ freqs
+    block = _eye(d)
+    for u in range(m):
+        c, s_ = mp.cos(theta[u]), mp.sin(theta[u])
+        block[2 * u, 2 * u], block[2 * u, 2 * u + 1] = c, -s_
+        block[2 * u + 1, 2 * u], block[2 * u + 1, 2 * u + 1] = s_, c
+    return U @ block @ U.T
+
+
+def _commutator_norms(L):
+    L = np.stack(L) if isinstance(L, list) else L
+    k = L.shape[0]
+    return _arr([[_svdvals(L[a] @ L[b] - L[b] @ L[a])[0] for b in range(k)] for a in range(k)])
+
+
+def _offdiag(a):
+    out = a.copy()
+    for i in range(min(a.shape)):
+        out[i, i] = mp.mpf(0)
+    return out
 
 
 def _generator_sum(L, r):
@@ -285,6 +309,13 @@ _MEANINGS = {
     "Pi_act": lambda U, m: _projector(U, slice(0, 2 * as_int(m))),
     "Pi_null": lambda U, m: _projector(U, slice(2 * as_int(m), None)),
     "displacement": _displacement,
+    "rstr_closed_form": _rstr_closed_form,
+    "rsp": lambda L, r, P, convention="right": (_expm(_generator_sum(L, r)) @ P if convention == "right"
+                                                else P @ _expm(_generator_sum(L, r)) @ P.T),
+    "commutator_norms": _commutator_norms,
+    "max_comm": lambda L: max(_flat(_commutator_norms(L))),
+    "offdiag": _offdiag,
+    "diagonal": lambda a: _vec([a[i, i] for i in range(min(a.shape))]),
     "pairwise_distances": _pairwise_distances,
     "hellinger": _hellinger,
     "fisher_rao": lambda mu, validate=False: elementwise(lambda h: 4 * mp.asin(min(h / 2, mp.mpf(1))))(_hellinger(mu)),
