@@ -15,7 +15,6 @@ import torch
 from ..checks.compiled import Sides
 
 TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + input scale) * conditioning
-RATIO_RESOLVED = 1e3  # a bound's ratio counts where rhs exceeds the rounding allowance this many times
 
 
 def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
@@ -89,10 +88,12 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     scale = 1 + l.abs() + r.abs()
     allowance = tol.unsqueeze(1) * scale  # what the score forgives: lhs <= rhs + allowance holds
     score = (slack / allowance).amax(1)
-    # the tightness lhs/rhs only where the bound is resolved (RATIO_RESOLVED allowances above 0): within
-    # the allowance lhs may exceed rhs, so near rhs = 0 the ratio is rounding noise, not tightness
-    resolved = r > RATIO_RESOLVED * allowance
-    ratio = torch.where(resolved, l / r.clamp_min(1e-300), torch.full_like(l, -math.inf)).amax(1)
+    # the tightness is the lower end of what lhs/rhs can be given the rounding allowance, (lhs - allowance)
+    # / rhs: never above 1 where the bound holds (lhs <= rhs + allowance), so where both sides are at the
+    # rounding level (rhs ~ 0) no tightness above 1 is reported that no violation backs; where rhs is
+    # resolved the correction is negligible; a lhs within the allowance of 0 counts as 0
+    lower = torch.where(l > allowance, l - allowance, torch.minimum(l, torch.zeros_like(l)))
+    ratio = torch.where(r > 0, lower / r.clamp_min(1e-300), torch.full_like(l, -math.inf)).amax(1)
     return score, slack.amax(1), ratio, (slack / scale).amax(1)
 
 
