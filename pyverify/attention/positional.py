@@ -124,14 +124,14 @@ def fisher_rao(mu: torch.Tensor, *, validate: bool = True) -> torch.Tensor:
 def pairwise_distances(P: torch.Tensor) -> torch.Tensor:
     """Euclidean distances between rows: ``P (..., n, d) -> (..., n, n)``, ``||p_i - p_j||_2``.
 
-    From the differences (not the Gram trick, which loses accuracy for close rows); gradient 0 on
-    the diagonal.
+    From the differences (not the Gram trick, which loses accuracy for close rows): ``torch.cdist``
+    without its matrix-multiplication mode, which forms no (n, n, d) tensor of differences; gradient 0
+    on the diagonal.
     """
     P = _as_float(P)
     if P.dim() < 2:
         raise ValueError(f"P must have shape (..., n, d), got {tuple(P.shape)}")
-    diff = P.unsqueeze(-2) - P.unsqueeze(-3)
-    return _safe_sqrt((diff * diff).sum(-1))
+    return torch.cdist(P, P, compute_mode="donot_use_mm_for_euclid_dist")
 
 
 def double_centred_gram(D: torch.Tensor, *, squared: bool = False) -> torch.Tensor:
