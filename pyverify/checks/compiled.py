@@ -214,7 +214,8 @@ class Compiled:
 
     # ------------------------------------------------------------------ evaluation
     def _one(self, values: dict, randoms: dict, ctx: dict, keep_samples: bool) -> tuple:
-        conditions: list[torch.Tensor] = []
+        # the condition numbers only scale the default tolerance: an explicit `tol` needs none computed
+        conditions: list[torch.Tensor] | None = [] if self.check.tol is None else None
         backend = TorchBackend(ctx, randoms, keep_samples, self.conventions, conditions)
         env: dict[str, Any] = {**self.dims, **values}
         for name, node in self.where:
@@ -276,7 +277,7 @@ class Compiled:
 MAX_CONDITIONING = 1e6  # the tolerance grows with the conditioning up to this factor, no further
 
 
-def _conditioning(conditions: list, ctx: dict) -> torch.Tensor:
+def _conditioning(conditions: list | None, ctx: dict) -> torch.Tensor:
     """The factor (0-d, in [1, MAX_CONDITIONING]) by which rounding in this instance's computation may
     exceed a well-conditioned one's: the largest condition number declared by the functions it called."""
     one = torch.ones((), **ctx)

@@ -17,7 +17,7 @@ import torch
 
 from ..checks import dsl
 from ..checks.vocabulary import VOCABULARY, ball_meaning
-from .precise import needed_bindings
+from .precise import relation_sides
 
 try:
     import flint
@@ -394,11 +394,8 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
         for j in judged:
             rel = comp.relations[j]
             try:
-                for name in needed_bindings(rel, where):
-                    if name not in env:
-                        env[name] = dsl.evaluate(where[name], env, backend)
-                margins.append(_margin(rel, _lift(dsl.evaluate(rel.lhs, env, backend)),
-                                       _lift(dsl.evaluate(rel.rhs, env, backend)), tol))
+                lhs, rhs = relation_sides(rel, where, env, backend)
+                margins.append(_margin(rel, _lift(lhs), _lift(rhs), tol))
             except Unsupported as exc:
                 reasons.append(str(exc))
             except (ValueError, ZeroDivisionError, ArithmeticError) as exc:

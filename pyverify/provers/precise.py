@@ -143,10 +143,8 @@ class PreciseBackend(dsl.Backend):
                 out = out + v
             elif name == "prod":
                 out = out * v
-            elif name in ("max", "min"):
-                pick = np.maximum if name == "max" else np.minimum
-                out = pick(out, v) if isinstance(out, np.ndarray) or isinstance(v, np.ndarray) else \
-                    (max if name == "max" else min)(out, v)
+            elif name in ("max", "min"):  # numpy compares object elements (and scalars) as Python does
+                out = (np.maximum if name == "max" else np.minimum)(out, v)
             else:
                 raise Unsupported(f"reduction {name}")
         return out
@@ -193,6 +191,15 @@ def needed_bindings(rel, where: dict) -> list[str]:
     return [n for n in where if n in needed]
 
 
+def relation_sides(rel, where: dict, env: dict, backend: dsl.Backend) -> tuple[Any, Any]:
+    """Both sides of one relation in ``backend``, evaluating (into ``env``) only the ``where`` bindings it
+    reads, so a function another relation needs cannot block this one."""
+    for name in needed_bindings(rel, where):
+        if name not in env:
+            env[name] = dsl.evaluate(where[name], env, backend)
+    return dsl.evaluate(rel.lhs, env, backend), dsl.evaluate(rel.rhs, env, backend)
+
+
 def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
     """Judge the float64-violated ``relations`` of the instance in ``sides`` again at ``DIGITS`` digits.
 
@@ -220,12 +227,7 @@ def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
         for j in relations:
             rel = comp.relations[j]
             try:
-                for name in needed_bindings(rel, where):
-                    if name not in env:
-                        env[name] = dsl.evaluate(where[name], env, backend)
-                lhs = dsl.evaluate(rel.lhs, env, backend)
-                rhs = dsl.evaluate(rel.rhs, env, backend)
-                scores.append(violation_score(rel.op, lhs, rhs, tol))
+                scores.append(violation_score(rel.op, *relation_sides(rel, where, env, backend), tol))
             except Unsupported as exc:
                 reasons.append(str(exc))
             except (ValueError, ZeroDivisionError, ArithmeticError, TypeError, IndexError) as exc:

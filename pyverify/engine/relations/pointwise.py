@@ -15,8 +15,8 @@ from ...registry import Claim, Verdict
 from ..falsify import Candidate, SearchOutcome, recheck, search, shrink
 from ..polish import polish
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
-from ..rounding import NEAR, exact_evidence, judge_exactly, rounding_verdict
-from ..scoring import relation_score, score_sides, violated_relations
+from ..rounding import NEAR, judge_exactly, rounding_verdict
+from ..scoring import relation_score, score_sides
 from . import constant, exists
 
 
@@ -229,7 +229,7 @@ def _confirm(comp: Compiled, cand: Candidate, tol: float | None, seed: int, res:
     if not ok:
         res.details["unconfirmed_candidates"] = res.details.get("unconfirmed_candidates", 0) + 1
         return False
-    artefact, why, _ = rounding_verdict(comp, cand.theta, sides, sc, tol, seed)
+    artefact, why, cert = rounding_verdict(comp, cand.theta, sides, sc, tol, seed)
     if artefact:
         res.details.setdefault("rounding_candidates", []).append(why)
         return False
@@ -242,14 +242,12 @@ def _confirm(comp: Compiled, cand: Candidate, tol: float | None, seed: int, res:
     try:
         small = shrink(comp, cand.theta, tol)
         ok2, sc2, sides2 = recheck(comp, small, tol)
-        if ok2 and not rounding_verdict(comp, small, sides2, sc2, tol, seed)[0]:
-            params, sc, sides = small, sc2, sides2
+        if ok2:
+            artefact2, _, cert2 = rounding_verdict(comp, small, sides2, sc2, tol, seed)
+            if not artefact2:  # the evidence judged there is the shrunk witness's certificate
+                params, sc, sides, cert = small, sc2, sides2, cert2
     except Exception as exc:  # noqa: BLE001 - the unshrunk witness stands
         failures.append(f"shrinking failed ({type(exc).__name__}: {exc}); the witness is unshrunk")
-    try:
-        cert = exact_evidence(comp, sides, sc)
-    except Exception as exc:  # noqa: BLE001 - the float64 re-check stands
-        cert = {"status": f"unsupported: certification failed ({type(exc).__name__}: {exc})"}
     res.worst = float(max(m[0] for m in sc.measure))
     precise = f"; {cert['precise']['digits']}-digit re-evaluation: {cert['precise']['status']}" \
         if "digits" in cert.get("precise", {}) else ""
