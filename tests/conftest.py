@@ -42,3 +42,19 @@ def make_registry(tmp_path: Path):
         return root
 
     return make
+
+
+def compiled_claim(check, kind: str = "identity", cid: str = "A.1", conventions: dict | None = None):
+    """A bare check (a dict or a Check) compiled as the engine compiles a registry claim's."""
+    from pyverify.checks.claim import compile_claim
+    from pyverify.registry import Check, Claim
+
+    data = check.model_dump(by_alias=True, exclude_none=True) if isinstance(check, Check) else check
+    claim = Claim.model_validate({"id": cid, "title": "t", "document": "d", "locator": "l", "kind": kind,
+                                  "statement": "s", "check": data})
+    return compile_claim(claim, conventions)
+
+
+def compile_check(check, conventions: dict | None = None):
+    """The evaluator of a bare check at its first sweep assignment."""
+    return compiled_claim(check, conventions=conventions).assignments[0]

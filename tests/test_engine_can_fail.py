@@ -142,13 +142,13 @@ def test_gradient_ascent_finds_a_violation_that_random_sampling_misses():
     violation score) reaches it."""
     import torch
 
-    from pyverify.checks.compiled import compile_check
+    from conftest import compile_check
     from pyverify.engine.falsify import search
     from pyverify.registry import Check
     from pyverify.engine.result import BUDGETS
 
     check = Check.model_validate({"given": {"x": "vec(6, hi=3)"}, "assert": "1 / (1 + 25 * norm(x - 0.5) ** 2) <= 0.5"})
-    comp = compile_check(check, {}, "relation")
+    comp = compile_check(check)
     ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
     for seed in range(3):
         random_only = search(comp, 2048, 0, 0, torch.Generator().manual_seed(seed), ctx, None)

@@ -17,7 +17,7 @@ from pyverify.registry import load_registry
 from pyverify.registry.models import Check
 from pyverify.report import analysis, compare, coverage, evidence, schema
 
-from conftest import DOC, REPO, claim_yaml
+from conftest import DOC, REPO, claim_yaml, compiled_claim
 
 FALSE = "check: {given: {x: 'vec(3, lo=1)'}, assert: 'norm(x) <= 0.5'}\nexpect: refuted\n"
 TRUE = "check: {given: {x: 'vec(3)'}, assert: 'norm(x) >= 0'}\nexpect: holds\n"
@@ -77,17 +77,16 @@ def test_dependents_and_transitive_reduction(make_registry):
 # ------------------------------------------------------------------------------------ exercises
 
 def test_a_check_calling_R_str_exercises_rstr():
-    check = Check.model_validate({"given": {"g": "commuting_skew(4, 2)", "r": "vec(2)"},
-                                  "assert": "norm(R_str(g.L, r)) >= 0"})
-    assert coverage.vocabulary_calls(check) == ["norm", "R_str"]
+    check = compiled_claim({"given": {"g": "commuting_skew(4, 2)", "r": "vec(2)"},
+                            "assert": "norm(R_str(g.L, r)) >= 0"})
+    assert check.calls == ("norm", "R_str")
     assert "pyverify.attention.rotations.core.rstr" in coverage.exercises(check)
 
 
 def test_exercises_follow_lambdas_and_skip_sampler_names():
-    check = Check.model_validate({"given": {"mu": "simplex(4)"}, "where": {"H": "hellinger(mu)"},
-                                  "assert": "norm(H) >= 0"})
+    check = compiled_claim({"given": {"mu": "simplex(4)"}, "where": {"H": "hellinger(mu)"}, "assert": "norm(H) >= 0"})
     assert coverage.exercises(check)[:1] == ["pyverify.attention.positional.hellinger"]
-    plain = Check.model_validate({"given": {"x": "vec(3)"}, "assert": "norm(x) >= 0"})
+    plain = compiled_claim({"given": {"x": "vec(3)"}, "assert": "norm(x) >= 0"})
     assert coverage.exercises(plain) == []  # the planted negative: no mechanism is called
 
 
@@ -114,7 +113,7 @@ def test_counterexample_evidence_gives_both_sides_and_the_gap():
                                                             "lhs": [[0.25, 0.0], [0.0, 0.25]], "rhs": [[1.0, 0.0], [0.0, 1.0]],
                                                             "measure": 0.75}],
                                              "certificate": {"status": "certified", "margin_lower": 0.75, "precision_bits": 200}}}
-    text = evidence.evidence_sentences(row, check)
+    text = evidence.evidence_sentences(row, compiled_claim(check))
     assert text[0] == "Counterexample with n = 2 at S = [[0, -0.5], [0.5, 0]]."
     assert text[1].startswith("‖S @ S.T − I(2)‖ = 1.061 where the claim says 0 (relative error 0.75)")
     assert "S @ S.T = [[0.25, 0], [0, 0.25]] and I(2) = [[1, 0], [0, 1]]" in text[1]
@@ -128,7 +127,7 @@ def test_counterexample_evidence_says_when_60_digits_confirmed_it():
         {"op": "==", "lhs": 2.0, "rhs": 2.02, "measure": 0.0099}],
         "certificate": {"status": "unsupported: function eigvalsh",
                         "precise": {"status": "confirmed", "score": 4.2e10, "digits": 60}}}}
-    text = evidence.evidence_sentences(row, check)
+    text = evidence.evidence_sentences(row, compiled_claim(check))
     assert "confirmed in 60-digit arithmetic" in text[-1] and "eigvalsh" in text[-1]
 
 
@@ -137,7 +136,7 @@ def test_evidence_reports_only_the_relations_that_fail():
         {"op": "==", "lhs": 1.0, "rhs": 1.0, "measure": 1e-17},
         {"op": "<=", "lhs": 3.0, "rhs": 2.0, "measure": 1.0}]}}
     check = Check.model_validate({"given": {"a": "scalar()"}, "assert": "a == a and a * 3 <= a * 2"})
-    text = evidence.evidence_sentences(row, check)
+    text = evidence.evidence_sentences(row, compiled_claim(check))
     assert len(text) == 2 and text[1].startswith("a * 3 exceeds what the claim allows (<= a * 2) by 1")
 
 
@@ -154,7 +153,7 @@ def test_order_constant_and_holds_evidence():
     assert evidence.evidence_sentences(const)[0].startswith("Smallest constant 0.73 for `a <= c` along the sweep (0.7 at n = 2)")
     check = Check.model_validate({"given": {"x": "vec(3)"}, "assert": "x == x"})
     holds = {"verdict": "holds", "worst": 3e-16, "instances": 4096, "details": {"tightness": None}}
-    assert evidence.evidence_sentences(holds, check) == [
+    assert evidence.evidence_sentences(holds, compiled_claim(check)) == [
         "Worst relative error 3e-16 over 4096 instances (random, degenerate and adversarial)."]
 
 

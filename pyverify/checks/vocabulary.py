@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any, Callable
 
 import torch
@@ -40,6 +41,11 @@ class Function:
     # the relative condition number of the result (0-d tensor >= 1) from the same arguments: rounding in
     # the inputs is amplified this much, so the default tolerance of a check that calls it scales with it
     condition: Callable[..., Any] | None = None
+
+    def __reduce__(self) -> tuple:
+        # implementations are often lambdas: a record is pickled as its name, looked up on arrival (a worker
+        # process loads the same vocabulary and plugins)
+        return (lookup, (self.name,))
 
     def backends(self) -> list[str]:
         return ["torch"] + [b for b in ("sympy", "ball", "precise") if getattr(self, b) is not None]
@@ -290,6 +296,18 @@ SPECIAL_FORMS = {"E": "expectation over the random hypotheses (Monte Carlo)"}
 
 def names() -> set[str]:
     return set(VOCABULARY) | set(SPECIAL_FORMS)
+
+
+def resolve(called: Iterable[str]) -> dict[str, Function]:
+    """The records of the functions a check calls: the one place a name of the language is bound to an
+    implementation (a compiled check evaluates through this table in every backend). The special forms,
+    which the backends evaluate themselves, have no record."""
+    return {name: VOCABULARY[name] for name in called if name in VOCABULARY}
+
+
+def lookup(name: str) -> Function:
+    """The record of one function name (how a record travels to a worker process: by its name)."""
+    return VOCABULARY[name]
 
 
 def _meaning(backend: str, name: str) -> Callable:

@@ -30,7 +30,8 @@ import torch
 from .. import limits
 
 from ..checks import dsl
-from ..checks.compiled import CheckError, compile_check, relation_kind, sweep
+from ..checks.claim import CompiledClaim, RelationKind, compile_claim
+from ..checks.compiled import CheckError
 from ..registry import Claim, Kind, Verdict
 from .relations import expectation, order, pointwise
 from .result import BUDGETS, Budget, Result
@@ -38,17 +39,23 @@ from .result import BUDGETS, Budget, Result
 __all__ = ["run_claim", "Result", "Budget", "BUDGETS"]
 
 
-def run_claim(claim: Claim, conventions: dict[str, str], budget: str = "default", seed: int = 0,
-              device: str = "cpu") -> Result:
+def run_claim(claim: Claim | CompiledClaim, conventions: dict[str, str] | None = None, budget: str = "default",
+              seed: int = 0, device: str = "cpu", data_root=None) -> Result:
     """Check one claim; never raises for a bad check (that is an ``error`` verdict).
 
-    ``conventions``: the conventions in force for the claim, as the registry resolved them at load
-    (``Registry.conventions[claim.id]``); they fill the convention keywords of the vocabulary."""
+    ``claim``: compiled (``CheckedRegistry.compiled``), or a registry claim compiled here with
+    ``conventions``, the conventions in force for it as the registry resolved them at load
+    (``Registry.conventions[claim.id]``; they fill the convention keywords of the vocabulary) and
+    ``data_root``, the registry's folder."""
     start = time.perf_counter()
+    compiled = claim if isinstance(claim, CompiledClaim) else None
+    claim = compiled.claim if compiled is not None else claim
     res = Result(claim.id, Verdict.error, claim.expect)
     try:
         with wall_clock_budget(limits.CLAIM_SECONDS.value), memory_budget(limits.CLAIM_MEMORY.value, device):
-            _run(claim, BUDGETS[budget], seed, torch.device(device), res, dict(conventions))
+            if compiled is None:
+                compiled = compile_claim(claim, conventions, data_root)
+            _run(claim, compiled, BUDGETS[budget], seed, torch.device(device), res)
     except ClaimOverBudget as exc:
         if res.verdict is Verdict.refuted and res.witness is not None:
             res.message += f"; a later step was stopped: {exc}"
@@ -127,26 +134,20 @@ def memory_budget(extra_bytes: float, device: str = "cpu") -> Iterator[None]:
 DEFINITIONAL = frozenset({Kind.definition, Kind.notation, Kind.hypothesis})
 
 
-def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Result, conv: dict[str, str]) -> None:
+def _run(claim: Claim, compiled: CompiledClaim | None, budget: Budget, seed: int, device: torch.device,
+         res: Result) -> None:
     check = claim.check
     if check is None:
         res.verdict, res.message = Verdict.not_checkable, "no executable check recorded for this claim yet"
         res.details["pending"] = True
         return
-    if check.not_checkable:
+    if check.not_checkable or compiled is None:
         res.verdict, res.message = Verdict.not_checkable, check.not_checkable
         return
     ctx = {"dtype": torch.float64, "device": device}
-    kind = relation_kind(claim)
-    if check.trivial is not None and kind != "exists":
-        raise CheckError("trivial: names the trivial witnesses of an existence check; it needs relation: exists")
-    if kind == "order":
-        return order.run(claim, budget, seed, ctx, res, conv)
-    # compile every sweep assignment first: errors surface before any search
-    compiled = [compile_check(check, dims, kind, conv) for dims in sweep(check)]
-    if kind == "expectation":
-        if len(compiled[0].relations) != 1:
-            raise CheckError(f"an expectation check takes exactly one relation (got {len(compiled[0].relations)}); "
-                             "split it into separate claims")
-        return expectation.run(claim, compiled, budget, seed, ctx, res)
-    pointwise.run(claim, compiled, kind, budget, seed, ctx, res)
+    kind = compiled.kind
+    if kind is RelationKind.order:
+        return order.run(compiled, budget, seed, ctx, res)
+    if kind is RelationKind.expectation:
+        return expectation.run(claim, list(compiled.assignments), budget, seed, ctx, res)
+    pointwise.run(compiled, budget, seed, ctx, res)

@@ -20,21 +20,18 @@ def _init(registry, plugins: list[tuple[str, str, str]]) -> None:
     global _REG
     if registry is not None:
         from ..checks.plugins import load_plugin
-        from ..checks.samplers.data import set_data_root
 
         for origin, opted_in_by, name in plugins:
             load_plugin(origin, opted_in_by, name)
         _REG = registry
-        set_data_root(registry.source)
 
 
 def _one(args):
-    from .claim import run_claim
-    from .runner import numeric_settings
+    from .runner import numeric_settings, run_registry_claim
 
     cid, budget, seed, device = args
     with numeric_settings():
-        return run_claim(_REG.claims[cid], _REG.conventions[cid], budget, seed, device)
+        return run_registry_claim(_REG, cid, budget, seed, device)
 
 
 def _context():

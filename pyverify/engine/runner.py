@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 import torch
 
+from ..checks.validate import CheckedRegistry, data_root
 from ..registry import Registry
-from ..checks.samplers.data import set_data_root
 from .claim import run_claim
 from .result import Result
 
@@ -48,9 +48,17 @@ def check_claim(registry: Registry, claim_id: str, budget: str = "default", seed
     """Check one claim of the registry (its resolved conventions included)."""
     if claim_id not in registry.claims:
         raise UnknownClaims([claim_id])
-    set_data_root(registry.source)
     with numeric_settings():
-        return run_claim(registry.claims[claim_id], registry.conventions[claim_id], budget, seed, device)
+        return run_registry_claim(registry, claim_id, budget, seed, device)
+
+
+def run_registry_claim(registry: Registry, claim_id: str, budget: str, seed: int, device: str) -> Result:
+    """One claim of a registry: its compiled check when the registry was checked at load (the usual
+    case), else compiled now (a check that does not compile is then that claim's ``error``)."""
+    if isinstance(registry, CheckedRegistry) and claim_id in registry.compiled:
+        return run_claim(registry.compiled[claim_id], budget=budget, seed=seed, device=device)
+    return run_claim(registry.claims[claim_id], registry.conventions[claim_id], budget, seed, device,
+                     data_root(registry))
 
 
 TIGHTNESS_SEEDS_THOROUGH = 3  # seeds whose tightness spread the thorough budget reports
@@ -102,7 +110,6 @@ def _check_claims(registry: Registry, ids: Sequence[str], budget: str, seed: int
     if unknown:
         raise UnknownClaims(unknown)
     selected = [registry.claims[i] for i in ids] if ids else list(registry.claims.values())
-    set_data_root(registry.source)  # tensor_file(...) reads below the registry's folder (forked workers inherit it)
     bar = _progress_bar(len(selected)) if progress else None
     try:
         if jobs > 1 and len(selected) > 1 and device == "cpu":
@@ -114,7 +121,7 @@ def _check_claims(registry: Registry, ids: Sequence[str], budget: str, seed: int
             for claim in selected:
                 if bar is not None:
                     bar.set_postfix_str(claim.id)
-                results.append(run_claim(claim, registry.conventions[claim.id], budget, seed, device))
+                results.append(run_registry_claim(registry, claim.id, budget, seed, device))
                 if bar is not None:
                     bar.update()
         return results

@@ -10,13 +10,14 @@ rounding artefact of the float64 evaluation. Functions without a ball implementa
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from typing import Any
 
 import torch
 
 from ..checks import dsl
-from ..checks.vocabulary import VOCABULARY, ball_meaning
+from ..checks.vocabulary import Function, ball_meaning
 from .precise import relation_sides
 
 try:
@@ -147,7 +148,8 @@ def _power(a: Ball, exponent: Any) -> Ball:
 
 
 class BallBackend(dsl.Backend):
-    def __init__(self, conventions: dict[str, str] | None = None):
+    def __init__(self, functions: Mapping[str, Function], conventions: Mapping[str, str] | None = None):
+        self.functions = functions  # the compiled check's table: the same records as in torch
         # the claim's conventions fill the same keywords as in torch (a ball `norm` must be the same norm)
         self.conventions = conventions or {}
 
@@ -206,7 +208,7 @@ class BallBackend(dsl.Backend):
     def call(self, name, args, kwargs):
         if kwargs:
             raise Unsupported(f"{name} with keyword arguments")
-        record = VOCABULARY.get(name)
+        record = self.functions.get(name)
         fn = record.ball if record is not None else None
         if fn is None:
             raise Unsupported(f"function {name}")
@@ -388,7 +390,7 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
         flint.ctx.prec = old_prec
         return {"status": f"unsupported: {exc}"}
     where = dict(comp.where)
-    backend = BallBackend(comp.conventions)
+    backend = BallBackend(comp.functions, comp.conventions)
     margins, reasons = [], []
     try:
         for j in judged:

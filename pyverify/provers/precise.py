@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import mpmath
@@ -26,7 +27,7 @@ import numpy as np
 import torch
 
 from ..checks import dsl
-from ..checks.vocabulary import VOCABULARY
+from ..checks.vocabulary import Function
 
 DIGITS = 60
 MAX_ELEMENTS = 4096  # the inputs of one instance; 60-digit linear algebra is cubic and slow beyond this
@@ -99,7 +100,8 @@ def matrix_power(a: np.ndarray, n: int) -> np.ndarray:
 
 
 class PreciseBackend(dsl.Backend):
-    def __init__(self, conventions: dict[str, str] | None = None):
+    def __init__(self, functions: Mapping[str, Function], conventions: Mapping[str, str] | None = None):
+        self.functions = functions  # the compiled check's table: the same records as in torch
         self.conventions = conventions or {}  # the claim's conventions fill the same keywords as in torch
 
     def const(self, value):
@@ -150,7 +152,7 @@ class PreciseBackend(dsl.Backend):
         return out
 
     def call(self, name, args, kwargs):
-        record = VOCABULARY.get(name)
+        record = self.functions.get(name)
         fn = record.precise if record is not None else None
         if fn is None:
             raise Unsupported(f"function {name}")
@@ -215,7 +217,7 @@ def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
         return {"status": f"unsupported: an instance of {size} numbers is too large for {DIGITS} digits "
                           f"(at most {MAX_ELEMENTS})"}
     where = dict(comp.where)
-    backend = PreciseBackend(comp.conventions)
+    backend = PreciseBackend(comp.functions, comp.conventions)
     scores, reasons = [], []
     with mp.workdps(DIGITS):
         try:

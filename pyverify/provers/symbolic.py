@@ -9,6 +9,7 @@ what was specialised) is reported with the verdict.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,9 +18,9 @@ from sympy.polys.rings import sring
 
 from .. import limits
 from ..checks import dsl
-from ..checks.compiled import compile_check, sweep
+from ..checks.claim import CompiledClaim
 from ..checks.samplers import SymbolicUnsupported
-from ..checks.vocabulary import VOCABULARY, sympy_meaning
+from ..checks.vocabulary import Function, sympy_meaning
 
 
 @dataclass
@@ -53,7 +54,8 @@ def _canonical(x: Any) -> Any:
 
 
 class SympyBackend(dsl.Backend):
-    def __init__(self, conventions: dict[str, str] | None = None):
+    def __init__(self, functions: Mapping[str, Function], conventions: Mapping[str, str] | None = None):
+        self.functions = functions  # the compiled check's table: the same records as in torch
         # the claim's conventions fill the same keywords as in torch (displacement(ri, rj) means one thing)
         self.conventions = conventions or {}
 
@@ -85,7 +87,7 @@ class SympyBackend(dsl.Backend):
         return out
 
     def call(self, name, args, kwargs):
-        record = VOCABULARY.get(name)
+        record = self.functions.get(name)
         fn = record.sympy if record is not None else None
         if fn is None or kwargs:
             raise SymbolicUnsupported(f"function {name} has no SymPy meaning here")
@@ -151,18 +153,21 @@ def _is_zero(expr: Any) -> bool:
     return False
 
 
-def prove(check, seconds: int = 60, conventions: dict[str, str] | None = None) -> Outcome:
-    spec = check.symbolic
-    dims = dict(spec.dims if spec is not None and spec.dims else sweep(check)[0])
+def prove(compiled: CompiledClaim, seconds: int = 60) -> Outcome:
+    """SymPy on the check's identities at its symbolic assignment (``check.symbolic.dims``, default the
+    smallest sweep assignment)."""
+    comp = compiled.symbolic
+    if comp is None:
+        return Outcome(False, "", "not attempted: the check asks for no symbolic proof")
+    dims = dict(comp.dims)
     notes: list[str] = []
     try:
-        comp = compile_check(check, dims, "relation", conventions)
         if comp.randoms:
             raise SymbolicUnsupported("random hypotheses")
         env: dict[str, Any] = dict(dims)
         for name, sampler in comp.givens.items():
             env[name] = sampler.symbolic_instance(name, notes)
-        backend = SympyBackend(comp.conventions)
+        backend = SympyBackend(comp.functions, comp.conventions)
         with limits.time_limit(seconds, TimeoutError):
             for name, node in comp.where:
                 env[name] = dsl.evaluate(node, env, backend)

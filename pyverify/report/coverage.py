@@ -1,8 +1,8 @@
 """Which implementation functions each claim's check exercises, and which claims back each public
 function and class of ``pyverify.attention``.
 
-Derived, never listed by hand: the vocabulary names a check calls are read from its parsed expressions
-(given/where/assume/assert/baseline), each vocabulary record's torch implementation is resolved to the
+Derived, never listed by hand: the vocabulary names a check calls are those its compiled expressions
+call (given/where/assume/assert/baseline: ``CompiledClaim.calls``), each vocabulary record's torch implementation is resolved to the
 ``pyverify.attention`` objects its code refers to (following lambdas and module attributes), and so on
 through those objects' own code, so a check calling ``R_str`` exercises ``rotations.core.rstr`` and what
 ``rstr`` itself calls.
@@ -18,40 +18,10 @@ import types
 from functools import lru_cache
 from typing import Any, Iterable
 
+from ..checks.claim import CompiledClaim
 from ..checks.vocabulary import VOCABULARY
-from ..registry.models import Check
 
 PACKAGE = "pyverify.attention"
-
-
-def check_expressions(check: Check) -> list[str]:
-    """Every expression text of a check, in the order the engine reads them."""
-    texts = list(check.given.values()) + list(check.where.values())
-    assume = check.assume
-    texts += [assume] if isinstance(assume, str) else list(assume or [])
-    texts += [t for t in (check.assert_, check.baseline) if t]
-    return texts
-
-
-def vocabulary_calls(check: Check) -> list[str]:
-    """The vocabulary names called in a check's expressions, first call first.
-
-    A ``given`` is a sampler call (``vec(3)``), whose own name is a sampler, not a vocabulary function;
-    only its arguments are searched. An expression that does not parse is skipped here: the engine
-    reports it as the claim's ``error``.
-    """
-    names: list[str] = []
-    for i, text in enumerate(check_expressions(check)):
-        try:
-            tree = ast.parse(text.strip(), mode="eval").body
-        except SyntaxError:
-            continue
-        skip = tree.func if i < len(check.given) and isinstance(tree, ast.Call) else None
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func is not skip:
-                if node.func.id in VOCABULARY and node.func.id not in names:
-                    names.append(node.func.id)
-    return names
 
 
 def _qualname(obj: Any) -> str:
@@ -130,12 +100,12 @@ def vocabulary_exercises(name: str) -> tuple[str, ...]:
     return tuple(sorted(_qualname(o) for o in seen))
 
 
-def exercises(check: Check | None) -> list[str]:
-    """The ``pyverify.attention`` functions and classes a check runs (qualified names, sorted)."""
-    if check is None:
+def exercises(compiled: CompiledClaim | None) -> list[str]:
+    """The ``pyverify.attention`` functions and classes a compiled check runs (qualified names, sorted)."""
+    if compiled is None:
         return []
     out: set[str] = set()
-    for name in vocabulary_calls(check):
+    for name in compiled.calls:
         out.update(vocabulary_exercises(name))
     return sorted(out)
 

@@ -7,12 +7,10 @@ reader never has to interpret an internal "violation score".
 
 from __future__ import annotations
 
-import ast
 import math
 from typing import Any
 
-from ..checks import dsl
-from ..registry.models import Check
+from ..checks.claim import CompiledClaim
 
 MAX_SIDE_NAME = 48  # a longer side expression is called "the left/right side"
 MAX_ELEMENTS = 16  # a larger array is summarised by its shape and largest entry
@@ -73,19 +71,14 @@ def _dims(dims: dict | None) -> str:
     return ", ".join(f"{k} = {num(v)}" for k, v in (dims or {}).items())
 
 
-def side_names(check: Check | None) -> list[tuple[str, str]]:
+def side_names(compiled: CompiledClaim | None) -> list[tuple[str, str]]:
     """(left, right) expression text of each binary relation of the assertion, in the engine's order."""
-    if check is None or not check.assert_:
+    if compiled is None:
         return []
-    try:
-        return [(_name(r.lhs, "the left side"), _name(r.rhs, "the right side"))
-                for r in dsl.relations(ast.parse(check.assert_.strip(), mode="eval").body, check.assert_)]
-    except (SyntaxError, dsl.DSLError):
-        return []
+    return [(_name(left, "the left side"), _name(right, "the right side")) for left, right in compiled.side_texts()]
 
 
-def _name(node: ast.expr, fallback: str) -> str:
-    text = ast.unparse(node)
+def _name(text: str, fallback: str) -> str:
     return text if len(text) <= MAX_SIDE_NAME else fallback
 
 
@@ -104,7 +97,7 @@ def _difference(lhs: Any, rhs: Any, op: str) -> float | None:
     return max(y - x for x, y in pairs)
 
 
-def _counterexample(witness: dict, check: Check | None) -> list[str]:
+def _counterexample(witness: dict, check: CompiledClaim | None) -> list[str]:
     out = []
     shown = list((witness.get("values") or {}).items())[:MAX_VALUES]
     at = "; ".join(f"{k} = {value(v)}" for k, v in shown)
@@ -197,7 +190,7 @@ def _expectation(witness: dict) -> list[str]:
             + f" over {witness.get('samples')} fresh samples" + (f", at {at}." if at else ".")]
 
 
-def _holds(row: dict, check: Check | None) -> list[str]:
+def _holds(row: dict, check: CompiledClaim | None) -> list[str]:
     details = row.get("details") or {}
     out = []
     sym = details.get("symbolic")
@@ -216,7 +209,7 @@ def _holds(row: dict, check: Check | None) -> list[str]:
         out.append(f"A witness satisfying every relation was constructed at {_dims(details['example'].get('dims'))}.")
     if out:
         return out
-    ops = [r.op for r in _relations(check)]
+    ops = [r.op for r in (check.relations if check is not None else ())]
     if "==" in ops and row.get("worst") is not None:
         out.append(f"Worst relative error {num(row['worst'])} over {row.get('instances')} instances "
                    "(random, degenerate and adversarial).")
@@ -227,17 +220,8 @@ def _holds(row: dict, check: Check | None) -> list[str]:
     return out
 
 
-def _relations(check: Check | None) -> list[dsl.Relation]:
-    if check is None or not check.assert_:
-        return []
-    try:
-        return dsl.relations(ast.parse(check.assert_.strip(), mode="eval").body, check.assert_)
-    except (SyntaxError, dsl.DSLError):
-        return []
-
-
-def evidence_sentences(row: dict, check: Check | None = None) -> list[str]:
-    """Sentences for one result (``Result.as_dict()``), given the claim's check for the side names."""
+def evidence_sentences(row: dict, check: CompiledClaim | None = None) -> list[str]:
+    """Sentences for one result (``Result.as_dict()``), given the claim's compiled check for the side names."""
     verdict, witness = row.get("verdict"), row.get("witness") or {}
     if verdict == "refuted":
         if "relations" in witness:

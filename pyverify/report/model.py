@@ -80,6 +80,7 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
           meta: dict[str, Any], plots: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """The report dict. ``meta`` is ``collect_meta``'s; ``plots`` maps claim id -> {name: relative path}."""
     by_id = {r.id: r for r in results}
+    compiled = getattr(registry, "compiled", {})  # a CheckedRegistry's compiled checks
     verdicts = {cid: (by_id[cid].verdict.value if cid in by_id else None) for cid in registry.claims}
     standing = analysis.standings(registry, verdicts)
     dependents = analysis.dependents(registry)
@@ -120,9 +121,9 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
             "matches": (r.matches if r else None),
             "file": registry.locations[cid].file,
             "line": registry.locations[cid].line,
-            "evidence": evidence_sentences(r.as_dict(), claim.check) if r else [],
+            "evidence": evidence_sentences(r.as_dict(), compiled.get(cid)) if r else [],
             "reproduce": reproduce_command(cid, meta),
-            "exercises": coverage.exercises(claim.check),
+            "exercises": coverage.exercises(compiled.get(cid)),
         })
         row["plots"] = {**(plots or {}).get(cid, {}),
                         **{name: path for name, path in (plots or {}).get("", {}).items()

@@ -11,6 +11,7 @@ Shapes: ``theta`` tensors are (B, ...); values are (B, ...) — B instances. Ran
 
 import ast
 import difflib
+from pathlib import Path
 from typing import Any, Callable
 
 from .base import Constraint, Param, Sampler, SamplerError, SymbolicUnsupported
@@ -31,9 +32,10 @@ __all__ = ["SAMPLERS", "Constraint", "Param", "Sampler", "SamplerError", "Symbol
            "Scalar", "Skew", "Sym", "Vec", "ORF", "Gaussian", "Simplex", "SmallAngle", "UnitQuat"]
 
 
-def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
+def parse_sampler(text: str, constants: dict[str, Any], root: Path | None = None) -> Sampler:
     """``commuting_skew(d=6, dc=3)`` -> a Sampler, its arguments checked against the sampler's declared
-    parameters (``Sampler.params``). Arguments: numbers, strings, lists, sweep names."""
+    parameters (``Sampler.params``). Arguments: numbers, strings, lists, sweep names. ``root``: the
+    registry's folder, below which a hypothesis reads the files it names."""
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
@@ -78,4 +80,4 @@ def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
         if kw.arg in args:
             raise SamplerError(f"{name}: parameter {kw.arg!r} given twice; accepted: {cls.signature()}")
         args[kw.arg] = value(kw.value)
-    return cls(args=args)
+    return cls(args=args, root=root)

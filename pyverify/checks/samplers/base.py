@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 import torch
@@ -163,6 +164,8 @@ class Sampler:
     """
 
     args: dict[str, Any] = field(default_factory=dict)
+    # the registry's folder: files a hypothesis names (tensor_file) are read below it, never elsewhere
+    root: Path | None = field(default=None, repr=False, compare=False)
 
     random: ClassVar[bool] = False
     name: ClassVar[str] = "sampler"

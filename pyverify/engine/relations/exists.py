@@ -8,35 +8,35 @@ from __future__ import annotations
 
 import torch
 
-from ...checks.compiled import Compiled, compile_check
+from ...checks.compiled import Compiled
 from ..result import Budget, values_json
 from ..scoring import score_sides
 
 
-def witness(comp: Compiled, budget: Budget, gen: torch.Generator, ctx: dict, tol: float | None) -> tuple[dict | None, dict | None]:
+def witness(comp: Compiled, marker: Compiled | None, budget: Budget, gen: torch.Generator, ctx: dict,
+            tol: float | None) -> tuple[dict | None, dict | None]:
     """(a non-trivial instance satisfying all relations and assumptions, a trivial one), as JSON.
 
     The search prefers a non-trivial witness; the trivial one is returned only when no non-trivial
-    instance satisfies the relations (and is None when the check names no trivial subfamily)."""
+    instance satisfies the relations (and is None when the check names no trivial subfamily, ``marker``
+    the evaluator of its ``trivial`` relations)."""
     theta = comp.init_theta(budget.instances, gen, ctx)
     with torch.no_grad():
         sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
     good = (sc.score <= 1) & sc.assume_ok & torch.isfinite(sc.score)
     if not bool(good.any()):
         return None, None
-    if comp.check.trivial is None:
+    if marker is None:
         return _example(comp, theta, int(good.nonzero()[0]), ctx), None
-    trivial = _trivial(comp, theta, ctx, tol)
+    trivial = _trivial(marker, theta, ctx, tol)
     nontrivial = good & ~trivial
     if bool(nontrivial.any()):
         return _example(comp, theta, int(nontrivial.nonzero()[0]), ctx), None
     return None, _example(comp, theta, int(good.nonzero()[0]), ctx)
 
 
-def _trivial(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> torch.Tensor:
+def _trivial(marker: Compiled, theta: dict, ctx: dict, tol: float | None) -> torch.Tensor:
     """(B,) bool: the instance lies in the trivial subfamily (every ``trivial`` relation holds)."""
-    check = comp.check.model_copy(update={"assert_": comp.check.trivial, "assume": None, "baseline": None})
-    marker = compile_check(check, comp.dims, "relation", comp.conventions)
     with torch.no_grad():
         sc = score_sides(marker.evaluate(theta, ctx), tol, ctx["dtype"])
     return (sc.score <= 1) & torch.isfinite(sc.score)

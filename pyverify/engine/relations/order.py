@@ -7,8 +7,8 @@ import math
 
 import torch
 
-from ...checks.compiled import CheckError, compile_check, sweep
-from ...registry import Claim, Verdict
+from ...checks.claim import CompiledClaim
+from ...registry import Verdict
 from ..result import Budget, Result, claim_seed
 from ..scoring import score_sides
 
@@ -20,22 +20,19 @@ def loglog_slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
 
 
-def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: dict[str, str]) -> None:
+def run(compiled: CompiledClaim, budget: Budget, seed: int, ctx: dict, res: Result) -> None:
     """Measured order: the quantity over a geometric sequence of a sweep parameter, log-log slope."""
-    check = claim.check
+    check = compiled.check
     spec = check.order
-    if spec is None:
-        raise CheckError("relation: order needs `order: {param, values, claimed}`")
     # the registry model checked the fields (>= 3 positive values, direction zero|infinity)
     param, claimed = spec.param, float(spec.claimed)
     values = [float(v) for v in spec.values]
     direction, slack, exact = spec.resolved_direction(), float(spec.tol), spec.exact
     n = max(4, budget.instances // 8)
-    gen_seed = claim_seed(seed, claim.id)
+    gen_seed = claim_seed(seed, compiled.id)
     series, base_series = [], []
-    for v in values:
-        # the smallest sweep assignment: an order check varies only its own parameter
-        comp = compile_check(check, {**sweep(check)[0], param: v}, "order", conv)
+    # one assignment per value of the parameter, at the smallest sweep assignment of the other variables
+    for comp in compiled.assignments:
         gen = torch.Generator(device="cpu").manual_seed(gen_seed)  # same directions for every value
         theta = comp.init_theta(n, gen, ctx)
         with torch.no_grad():

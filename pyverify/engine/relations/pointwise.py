@@ -10,8 +10,9 @@ import math
 
 import torch
 
+from ...checks.claim import CompiledClaim
 from ...checks.compiled import CheckError, Compiled
-from ...registry import Claim, Verdict
+from ...registry import Verdict
 from ..falsify import Candidate, SearchOutcome, recheck, search, shrink
 from ..polish import polish
 from ..result import Budget, Result, claim_seed, tensor_to_list, values_json
@@ -20,9 +21,10 @@ from ..scoring import relation_score, score_sides
 from . import constant, exists
 
 
-def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed: int, ctx: dict, res: Result) -> None:
-    check = claim.check
-    if check.examples and _refuted_by_an_example(compiled, kind, seed, res):
+def run(cc: CompiledClaim, budget: Budget, seed: int, ctx: dict, res: Result) -> None:
+    claim, check, kind = cc.claim, cc.check, cc.kind.value
+    compiled = list(cc.assignments)
+    if check.examples and _refuted_by_an_example(compiled, kind, seed, res, cc.data_root):
         return
     ratios_by_size: list[list[tuple[dict, float]]] = [[] for _ in compiled[0].relations]
     any_satisfiable = False
@@ -49,7 +51,8 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
             res.details["nan_values"] = values_json(sides.values)
             return
         if kind == "exists":
-            found, trivial = exists.witness(comp, budget, gen, ctx, check.tol)
+            marker = cc.trivial_marker(comp) if check.trivial is not None else None
+            found, trivial = exists.witness(comp, marker, budget, gen, ctx, check.tol)
             if found is not None:
                 res.verdict, res.message = Verdict.holds, "a witness satisfying every relation was constructed"
                 if check.trivial is not None:
@@ -109,7 +112,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     if check.symbolic is not None:
         from ...provers.symbolic import prove
 
-        outcome = prove(check, conventions=compiled[0].conventions)
+        outcome = prove(cc)
         res.details["symbolic"] = outcome.as_dict()
         if outcome.proved:
             res.verdict = Verdict.symbolic
@@ -120,7 +123,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
         res.details["necessity"] = necessity(claim, compiled[0], seed, ctx)
 
 
-def _refuted_by_an_example(compiled: list[Compiled], kind: str, seed: int, res: Result) -> bool:
+def _refuted_by_an_example(compiled: list[Compiled], kind: str, seed: int, res: Result, root) -> bool:
     """The check's fixed instances, before any random one: the first that violates a relation in float64
     (and that ball arithmetic does not put within tolerance) refutes the claim with itself as witness."""
     from ...checks.examples import ExampleError, instance
@@ -132,7 +135,7 @@ def _refuted_by_an_example(compiled: list[Compiled], kind: str, seed: int, res: 
     tol = compiled[0].check.tol
     for i, example in enumerate(compiled[0].check.examples):
         try:
-            k, values = instance(example, assignments, i)
+            k, values = instance(example, assignments, i, root)
         except ExampleError as exc:
             raise CheckError(str(exc), ("examples", str(i))) from None
         comp = compiled[k]
