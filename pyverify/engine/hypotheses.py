@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 
 from ..checks.claim import CompiledClaim, RelationKind
+from .context import CPU64
 from .falsify import slice_instances
 from .scoring import score_sides
 
@@ -27,9 +28,9 @@ def count_models(compiled: CompiledClaim, seed: int = 0) -> tuple[int, int, int,
     check = compiled.check
     if compiled.kind is RelationKind.order:
         return None
-    ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
+    ctx = CPU64.seeded(seed)
+    gen = ctx.gen
     counts = [0, 0, 0]  # satisfied, nonzero, failed
-    gen = torch.Generator().manual_seed(seed)
     for assignment in compiled.assignments[:4]:
         theta = assignment.init_theta(DRAWS, gen, ctx, degenerate=DEGENERATE)
         for parts in theta.values():  # the zero instance (of the samplers' parameters) is always drawn

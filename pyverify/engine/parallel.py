@@ -8,7 +8,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from ..registry import Verdict
+from .claim import run_registry_claim
 from .result import Result
+from .sandbox import numeric_settings
 
 _REG = None
 _PRELOAD = ["pyverify.engine.claim", "pyverify.provers.symbolic", "pyverify.provers.interval", "pyverify.engine.necessity"]
@@ -27,8 +29,6 @@ def _init(registry, plugins: list[tuple[str, str, str]]) -> None:
 
 
 def _one(args):
-    from .runner import numeric_settings, run_registry_claim
-
     cid, budget, seed, device = args
     with numeric_settings():
         return run_registry_claim(_REG, cid, budget, seed, device)
@@ -57,6 +57,7 @@ def _cost_rank(claim) -> int:
 
 
 def run_parallel(reg, claims, budget, seed, device, jobs, bar):
+    """The claims checked by ``jobs`` worker processes (``budget``: a Profile, sent to each worker)."""
     global _REG
     from ..checks.plugins import LOADED
 

@@ -7,10 +7,13 @@ import math
 
 import torch
 
-from ...checks.claim import CompiledClaim
 from ...registry import Verdict
-from ..result import Budget, Result, claim_seed
+from ..evidence import OrderEstimate, OrderRefutation
+from ..result import Outcome
+from ..run import ClaimRun
 from ..scoring import score_sides
+
+FLOOR = 1e-13  # a quantity below this at every value is of every order
 
 
 def loglog_slope(xs: list[float], ys: list[float]) -> float:
@@ -20,79 +23,75 @@ def loglog_slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
 
 
-def run(compiled: CompiledClaim, budget: Budget, seed: int, ctx: dict, res: Result) -> None:
-    """Measured order: the quantity over a geometric sequence of a sweep parameter, log-log slope."""
-    check = compiled.check
-    spec = check.order
-    # the registry model checked the fields (>= 3 positive values, direction zero|infinity)
-    param, claimed = spec.param, float(spec.claimed)
-    values = [float(v) for v in spec.values]
-    direction, slack, exact = spec.resolved_direction(), float(spec.tol), spec.exact
-    n = max(4, budget.instances // 8)
-    gen_seed = claim_seed(seed, compiled.id)
-    series, base_series = [], []
-    # one assignment per value of the parameter, at the smallest sweep assignment of the other variables
-    for comp in compiled.assignments:
-        gen = torch.Generator(device="cpu").manual_seed(gen_seed)  # same directions for every value
-        theta = comp.init_theta(n, gen, ctx)
-        with torch.no_grad():
-            sides = comp.evaluate(theta, ctx)
-            q = sides.quantity
-            ok = score_sides(sides, check.tol, ctx["dtype"]).assume_ok if comp.assumes else None
-        # an instance outside the assumptions at some value of the parameter leaves the fit
-        series.append(_magnitude(q, n, ok))
-        if sides.baseline is not None:
-            base_series.append(_magnitude(sides.baseline, n, ok))
-    qs = torch.stack(series, 1)  # (n, J)
-    res.instances = n * len(values)
-    floor = 1e-13
-    admissible = ~torch.isnan(qs).any(1)  # NaN: outside the assumptions at some value of the parameter
-    if not bool(admissible.any()):
-        res.verdict = Verdict.vacuous
-        res.message = (f"vacuous: none of the {n} instances satisfies the assumptions at every value of {param}; "
-                       "there is nothing for the order to be measured on")
-        res.details["order"] = {"claimed": claimed, "measured": None}
-        return
-    usable = (qs > floor).all(1) & torch.isfinite(qs).all(1)
-    if not bool(usable.any()):
-        res.verdict, res.message = Verdict.holds, f"quantity below {floor:g} at every value: faster than any order"
-        res.details["order"] = {"claimed": claimed, "measured": None}
-        return
-    xs = [math.log(v) for v in values]
-    slopes = []
-    for i in range(n):
-        if bool(usable[i]):
-            slopes.append(loglog_slope(xs, [math.log(float(y)) for y in qs[i]]))
-    lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype) ** claimed).amax())
-    res.details["order"] = {"param": param, "values": values, "claimed": claimed, "direction": direction,
-                            "measured_min": min(slopes), "measured_median": sorted(slopes)[len(slopes) // 2],
-                            "measured_max": max(slopes), "leading_constant": lead,
-                            # error against the parameter of the first instances, for the report's plot
-                            "series": qs[usable][:3].tolist()}
-    measured = sorted(slopes)[len(slopes) // 2]
-    res.worst = measured
-    if direction == "zero":
-        bad = min(slopes) < claimed - slack
-        if exact:
-            bad = bad or max(slopes) > claimed + slack
-    else:
-        bad = max(slopes) > claimed + slack
-        if exact:
-            bad = bad or min(slopes) < claimed - slack
-    rel = "as" if exact else ("at least as fast as" if direction == "zero" else "no faster than")
-    if bad:
-        res.verdict = Verdict.refuted
-        worst_slope = min(slopes) if direction == "zero" else max(slopes)
-        res.message = (f"measured order {worst_slope:.3f} (median {measured:.3f}) vs claimed {claimed:g} "
-                       f"as {param} -> {'0' if direction == 'zero' else 'inf'}")
-        res.witness = {"seed": seed, "param": param, "values": values, "slopes": slopes,
-                       "series": qs[usable][:3].tolist()}
-    else:
-        res.verdict = Verdict.holds
-        res.message = (f"measured order {measured:.3f} (min {min(slopes):.3f}, max {max(slopes):.3f}) "
-                       f"{rel} claimed {claimed:g}; leading constant <= {lead:.4g}")
-        if base_series:
-            _judge_baseline(res, torch.stack(base_series, 1), xs, claimed, measured, direction, slack, check.baseline)
+class OrderJudge:
+    """The quantity on the same instances at every value of the parameter (one assignment each), and the
+    median per-instance slope against the claimed order; a baseline of the claimed order makes it vacuous."""
+
+    def judge(self, run: ClaimRun) -> Outcome:
+        compiled, ctx = run.compiled, run.ctx
+        check = compiled.check
+        spec = check.order
+        # the registry model checked the fields (>= 3 positive values, direction zero|infinity)
+        param, claimed = spec.param, float(spec.claimed)
+        values = [float(v) for v in spec.values]
+        direction, slack, exact = spec.resolved_direction(), float(spec.tol), spec.exact
+        n = max(4, run.profile.instances // 8)
+        series, base_series = [], []
+        # one assignment per value of the parameter, at the smallest sweep assignment of the other variables
+        for comp in compiled.assignments:
+            actx = run.stream(0)  # the same directions for every value
+            theta = comp.init_theta(n, actx.gen, actx)
+            with torch.no_grad():
+                sides = comp.evaluate(theta, actx)
+                q = sides.quantity
+                ok = score_sides(sides, check.tol, ctx.dtype).assume_ok if comp.assumes else None
+            # an instance outside the assumptions at some value of the parameter leaves the fit
+            series.append(_magnitude(q, n, ok))
+            if sides.baseline is not None:
+                base_series.append(_magnitude(sides.baseline, n, ok))
+        qs = torch.stack(series, 1)  # (n, J)
+        run.instances = n * len(values)
+        admissible = ~torch.isnan(qs).any(1)  # NaN: outside the assumptions at some value of the parameter
+        if not bool(admissible.any()):
+            return Outcome(Verdict.vacuous, f"vacuous: none of the {n} instances satisfies the assumptions at every "
+                           f"value of {param}; there is nothing for the order to be measured on", None,
+                           (OrderEstimate(claimed),))
+        usable = (qs > FLOOR).all(1) & torch.isfinite(qs).all(1)
+        if not bool(usable.any()):
+            return Outcome(Verdict.holds, f"quantity below {FLOOR:g} at every value: faster than any order", None,
+                           (OrderEstimate(claimed),))
+        xs = [math.log(v) for v in values]
+        slopes = [loglog_slope(xs, [math.log(float(y)) for y in qs[i]]) for i in range(n) if bool(usable[i])]
+        lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype) ** claimed).amax())
+        measured = sorted(slopes)[len(slopes) // 2]
+        # error against the parameter of the first instances, for the report's plot
+        first = qs[usable][:3].tolist()
+        estimate = OrderEstimate(claimed, param, tuple(values), direction, min(slopes), measured, max(slopes), lead, first)
+        if direction == "zero":
+            bad = min(slopes) < claimed - slack or (exact and max(slopes) > claimed + slack)
+        else:
+            bad = max(slopes) > claimed + slack or (exact and min(slopes) < claimed - slack)
+        rel = "as" if exact else ("at least as fast as" if direction == "zero" else "no faster than")
+        if bad:
+            worst_slope = min(slopes) if direction == "zero" else max(slopes)
+            return Outcome(Verdict.refuted, f"measured order {worst_slope:.3f} (median {measured:.3f}) vs claimed "
+                           f"{claimed:g} as {param} -> {'0' if direction == 'zero' else 'inf'}", measured,
+                           (estimate, OrderRefutation(run.seed, param, tuple(values), tuple(slopes), first)))
+        message = (f"measured order {measured:.3f} (min {min(slopes):.3f}, max {max(slopes):.3f}) "
+                   f"{rel} claimed {claimed:g}; leading constant <= {lead:.4g}")
+        if not base_series:
+            return Outcome(Verdict.holds, message, measured, (estimate,))
+        base = _baseline_order(torch.stack(base_series, 1), xs, direction)
+        estimate = OrderEstimate(claimed, param, tuple(values), direction, min(slopes), measured, max(slopes), lead,
+                                 first, (check.baseline, base))
+        as_good = base >= claimed - slack if direction == "zero" else base <= claimed + slack
+        if as_good:
+            # vacuity by order: a trivial baseline (e.g. the distance of each of two maps to a trivial third
+            # one) that already has the claimed order — or a better one — makes the claimed order say nothing
+            return Outcome(Verdict.vacuous, f"vacuous by order: the trivial baseline {check.baseline} already has "
+                           f"order {base:.3f} (measured), the claimed order is {claimed:g} (measured {measured:.3f}); "
+                           "the bound says no more than the baseline", measured, (estimate,))
+        return Outcome(Verdict.holds, message, measured, (estimate,))
 
 
 def _magnitude(x: torch.Tensor, n: int, ok: torch.Tensor | None) -> torch.Tensor:
@@ -101,21 +100,11 @@ def _magnitude(x: torch.Tensor, n: int, ok: torch.Tensor | None) -> torch.Tensor
     return q if ok is None else torch.where(ok, q, torch.full_like(q, math.nan))
 
 
-def _judge_baseline(res: Result, bs: torch.Tensor, xs: list[float], claimed: float, measured: float,
-                    direction: str, slack: float, text: str) -> None:
-    """Vacuity by order: a trivial baseline (e.g. the distance of each of two maps to a trivial third
-    one) that already has the claimed order — or a better one — makes the claimed order say nothing.
-    The orders are measured the same way (median log-log slope), not compared at one point."""
+def _baseline_order(bs: torch.Tensor, xs: list[float], direction: str) -> float:
+    """The baseline's order, measured the same way as the quantity's (median log-log slope), not compared
+    at one point; a baseline vanishing at every value is of every order."""
     usable = (bs > 1e-300).all(1) & torch.isfinite(bs).all(1)
     if not bool(usable.any()):
-        # a baseline vanishing at every value is of every order: the claim is no better than it
-        base = math.inf if direction == "zero" else -math.inf
-    else:
-        slopes = sorted(loglog_slope(xs, [math.log(float(y)) for y in row]) for row in bs[usable])
-        base = slopes[len(slopes) // 2]
-    res.details["order"]["baseline"] = {"expression": text, "measured_median": base}
-    as_good = base >= claimed - slack if direction == "zero" else base <= claimed + slack
-    if as_good:
-        res.verdict = Verdict.vacuous
-        res.message = (f"vacuous by order: the trivial baseline {text} already has order {base:.3f} (measured), "
-                       f"the claimed order is {claimed:g} (measured {measured:.3f}); the bound says no more than the baseline")
+        return math.inf if direction == "zero" else -math.inf
+    slopes = sorted(loglog_slope(xs, [math.log(float(y)) for y in row]) for row in bs[usable])
+    return slopes[len(slopes) // 2]
