@@ -148,6 +148,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     _output_file(args.out)
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         return _usage_error("--device cuda was asked for, but no CUDA device is available")
+    from .analysis import check_row
     from .checks.validate import load_valid_registry
     from .engine import check_claims
 
@@ -157,7 +158,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
     results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress, args.tightness_seeds)
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
-               "claims": [_with_severity(r.as_dict(), reg.claims[r.id]) for r in results]}
+               "claims": [check_row(r.as_dict(), reg.claims[r.id]) for r in results]}
     if args.out:
         write_text_atomic(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n")
     if args.pin_witness:
@@ -166,10 +167,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
         print()
     else:
-        for r in results:
+        for r, row in zip(results, payload["claims"]):
             flag = "" if r.matches else f"   <-- expected {r.expect}"
-            sev = reg.claims[r.id].severity if r.verdict is Verdict.refuted else None
-            grade = f" [{sev.level}: {sev.reason}]" if sev else (" [severity unassessed]" if r.verdict is Verdict.refuted else "")
+            sev = row.get("severity")
+            grade = f" [{sev['level']}: {sev['reason']}]" if sev else (" [severity unassessed]" if r.verdict is Verdict.refuted else "")
             print(f"{r.id:<24} {r.verdict:<14} {r.message}{grade}{flag}")
         counts: dict[str, int] = {}
         for r in results:
@@ -182,28 +183,27 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _pin_witnesses(reg, results) -> None:
-    """Each refuted claim's witness becomes the last of its check's examples (told on stderr)."""
+    """Each refuted claim's counterexample becomes the last of its check's examples (told on stderr)."""
+    from .engine.evidence import Counterexample
     from .registry.pin import PinError, pin_example, witness_example
 
     for r in results:
-        if r.verdict is not Verdict.refuted or not r.witness:
+        found = r.find(Counterexample) if r.verdict is Verdict.refuted else None
+        if r.verdict is not Verdict.refuted:
             continue
-        if "example" in r.witness:
-            print(f"{r.id}: refuted by its examples[{r.witness['example']}], already pinned", file=sys.stderr)
+        if found is None:
+            print(f"{r.id}: its witness is no instance of the hypotheses (a growth, an order, a Monte-Carlo mean): "
+                  "nothing to pin", file=sys.stderr)
+            continue
+        if found.example is not None:
+            print(f"{r.id}: refuted by its examples[{found.example}], already pinned", file=sys.stderr)
             continue
         try:
-            path = pin_example(reg, r.id, witness_example(reg.claims[r.id].check, r.witness))
+            path = pin_example(reg, r.id, witness_example(reg.claims[r.id].check, found.values, found.dims))
         except (PinError, OSError) as exc:
             print(f"{r.id}: witness not pinned: {exc}", file=sys.stderr)
             continue
         print(f"{r.id}: witness pinned as the last of check.examples in {path}", file=sys.stderr)
-
-
-def _with_severity(row: dict, claim) -> dict:
-    """A refuted claim's JSON carries the registry's severity of the error (null: not assessed)."""
-    if row["verdict"] == Verdict.refuted.value:
-        row["severity"] = claim.severity.model_dump() if claim.severity else None
-    return row
 
 
 def cmd_lean(args: argparse.Namespace) -> int:

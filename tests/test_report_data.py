@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-from types import SimpleNamespace
 
 import jsonschema
 import pytest
@@ -15,7 +14,12 @@ from pyverify.atomic import write_text_atomic
 from pyverify.cli import main
 from pyverify.registry import load_registry
 from pyverify.registry.models import Check
-from pyverify.report import analysis, compare, coverage, evidence, schema
+from pyverify import analysis
+from pyverify.engine.evidence import (ConstantEstimate, ConstantOfRelation, Counterexample, Inconclusive,
+                                      MonteCarloAgreement, OrderEstimate, OrderRefutation, RelationAtWitness, Tightness)
+from pyverify.engine.result import Result
+from pyverify.registry import Severity, Verdict
+from pyverify.report import compare, coverage, evidence, schema
 
 from conftest import DOC, REPO, claim_yaml, compiled_claim
 
@@ -28,11 +32,10 @@ ORDER = ("check: {given: {x: 'vec(3, lo=1)'}, assert: 'norm(x) * eps ** 2', rela
 
 
 def _registry(make_registry, claims: list[str], severity: dict[str, str] | None = None):
-    """A registry from YAML; ``severity`` plants the field another issue adds to the registry model."""
+    """A registry from YAML, with the ``severity`` of some claims planted."""
     reg = load_registry(make_registry({"a.yaml": "claims:\n" + "".join(claims)}))
     for cid, level in (severity or {}).items():
-        claim = reg.claims[cid]
-        reg.claims[cid] = SimpleNamespace(**{**dict(claim), "severity": {"level": level, "reason": "planted"}})
+        reg.claims[cid] = reg.claims[cid].model_copy(update={"severity": Severity(level=level, reason="planted")})
     return reg
 
 
@@ -106,14 +109,21 @@ def test_implementation_lists_backing_claims_and_unverified_functions():
 
 # ------------------------------------------------------------------------------------ evidence
 
+def _result(verdict: str, *evidence, worst=None, instances=0, message="") -> Result:
+    return Result("A.1", Verdict(verdict), None, worst, instances, 0.0, message, tuple(evidence))
+
+
+def _counterexample(values, relations, certificate, dims=None) -> Counterexample:
+    return Counterexample(0, dims or {}, values, tuple(RelationAtWitness(*r) for r in relations), certificate, params={})
+
+
 def test_counterexample_evidence_gives_both_sides_and_the_gap():
     check = Check.model_validate({"given": {"S": "skew(2)"}, "assert": "S @ S.T == I(2)"})
-    row = {"verdict": "refuted", "witness": {"dims": {"n": 2}, "values": {"S": [[0.0, -0.5], [0.5, 0.0]]},
-                                             "relations": [{"relation": "S @ S.T == I(2)", "op": "==",
-                                                            "lhs": [[0.25, 0.0], [0.0, 0.25]], "rhs": [[1.0, 0.0], [0.0, 1.0]],
-                                                            "measure": 0.75}],
-                                             "certificate": {"status": "certified", "margin_lower": 0.75, "precision_bits": 200}}}
-    text = evidence.evidence_sentences(row, compiled_claim(check))
+    refuted = _result("refuted", _counterexample(
+        {"S": [[0.0, -0.5], [0.5, 0.0]]},
+        [("S @ S.T == I(2)", "==", [[0.25, 0.0], [0.0, 0.25]], [[1.0, 0.0], [0.0, 1.0]], 0.75)],
+        {"status": "certified", "margin_lower": 0.75, "precision_bits": 200}, dims={"n": 2}))
+    text = evidence.evidence_sentences(refuted, compiled_claim(check))
     assert text[0] == "Counterexample with n = 2 at S = [[0, -0.5], [0.5, 0]]."
     assert text[1].startswith("‖S @ S.T − I(2)‖ = 1.061 where the claim says 0 (relative error 0.75)")
     assert "S @ S.T = [[0.25, 0], [0, 0.25]] and I(2) = [[1, 0], [0, 1]]" in text[1]
@@ -123,38 +133,42 @@ def test_counterexample_evidence_gives_both_sides_and_the_gap():
 
 def test_counterexample_evidence_says_when_60_digits_confirmed_it():
     check = Check.model_validate({"given": {"S": "sym(2)"}, "assert": "total(eigvalsh(S)) == tr(S) * 1.01"})
-    row = {"verdict": "refuted", "witness": {"values": {"S": [[1.0, 0.0], [0.0, 1.0]]}, "relations": [
-        {"op": "==", "lhs": 2.0, "rhs": 2.02, "measure": 0.0099}],
-        "certificate": {"status": "unsupported: function eigvalsh",
-                        "precise": {"status": "confirmed", "score": 4.2e10, "digits": 60}}}}
-    text = evidence.evidence_sentences(row, compiled_claim(check))
+    refuted = _result("refuted", _counterexample({"S": [[1.0, 0.0], [0.0, 1.0]]}, [("r", "==", 2.0, 2.02, 0.0099)], {
+        "status": "unsupported: function eigvalsh", "precise": {"status": "confirmed", "score": 4.2e10, "digits": 60}}))
+    text = evidence.evidence_sentences(refuted, compiled_claim(check))
     assert "confirmed in 60-digit arithmetic" in text[-1] and "eigvalsh" in text[-1]
 
 
 def test_evidence_reports_only_the_relations_that_fail():
-    row = {"verdict": "refuted", "witness": {"values": {}, "relations": [
-        {"op": "==", "lhs": 1.0, "rhs": 1.0, "measure": 1e-17},
-        {"op": "<=", "lhs": 3.0, "rhs": 2.0, "measure": 1.0}]}}
+    refuted = _result("refuted", _counterexample({}, [("a == a", "==", 1.0, 1.0, 1e-17),
+                                                      ("a * 3 <= a * 2", "<=", 3.0, 2.0, 1.0)], {}))
     check = Check.model_validate({"given": {"a": "scalar()"}, "assert": "a == a and a * 3 <= a * 2"})
-    text = evidence.evidence_sentences(row, compiled_claim(check))
+    text = evidence.evidence_sentences(refuted, compiled_claim(check))
     assert len(text) == 2 and text[1].startswith("a * 3 exceeds what the claim allows (<= a * 2) by 1")
 
 
 def test_order_constant_and_holds_evidence():
-    order = {"param": "eps", "values": [0.1, 0.01], "claimed": 2.0, "direction": "zero", "measured_min": 0.95,
-             "measured_median": 0.98, "measured_max": 1.0, "leading_constant": 33.2}
-    refuted = {"verdict": "refuted", "details": {"order": order},
-               "witness": {"param": "eps", "slopes": [0.95], "series": [[1e-3, 1e-4]]}}
+    order = OrderEstimate(2.0, "eps", (0.1, 0.01), "zero", 0.95, 0.98, 1.0, 33.2)
+    refuted = _result("refuted", order, OrderRefutation(0, "eps", (0.1, 0.01), (0.95,), [[1e-3, 1e-4]]))
     text = evidence.evidence_sentences(refuted)
     assert text[0].startswith("Measured order 0.98 (range 0.95 to 1) as eps → 0, where the claim says 2")
     assert text[1] == "Error of one instance: 0.001 at eps = 0.1, 0.0001 at eps = 0.01."
-    const = {"verdict": "holds", "details": {"constants": [{"relation": "a <= c", "constant": 0.73, "growth_slope": 0.01,
-                                                              "by_size": [{"dims": {"n": 2}, "ratio": 0.7}]}]}}
+    const = _result("holds", ConstantEstimate((ConstantOfRelation("a <= c", 0.73, (({"n": 2}, 0.7),), 0.01),)))
     assert evidence.evidence_sentences(const)[0].startswith("Smallest constant 0.73 for `a <= c` along the sweep (0.7 at n = 2)")
     check = Check.model_validate({"given": {"x": "vec(3)"}, "assert": "x == x"})
-    holds = {"verdict": "holds", "worst": 3e-16, "instances": 4096, "details": {"tightness": None}}
+    holds = _result("holds", Tightness(None), worst=3e-16, instances=4096)
     assert evidence.evidence_sentences(holds, compiled_claim(check)) == [
         "Worst relative error 3e-16 over 4096 instances (random, degenerate and adversarial)."]
+
+
+def test_an_inconclusive_test_is_told_apart_from_a_claim_nothing_decides():
+    message = "inconclusive: the sample size could detect only effects >= 2 times the claimed value"
+    weak = _result("not-checkable", MonteCarloAgreement(0.5, 4.0, 3, 2.0), Inconclusive(2.0, "more `samples`"),
+                   message=message)
+    assert evidence.evidence_sentences(weak) == ["Inconclusive: the sample size could detect only effects >= 2 times "
+                                                 "the claimed value"]
+    undecidable = _result("not-checkable", message="a measure-theoretic setup")
+    assert evidence.evidence_sentences(undecidable) == ["Not checkable: a measure-theoretic setup"]
 
 
 # ------------------------------------------------------------------------------------ compare

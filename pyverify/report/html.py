@@ -1,7 +1,7 @@
 """index.html: the dependency graph to explore, a panel per claim, the summary and the implementation view.
 
-Rendered with jinja2 (autoescape on) from the report dict alone; fields a report may lack (an older
-report.json) are read with ``.get`` and their part of the page is left out. Style and script are
+Rendered with jinja2 (autoescape on) from the report dict alone (``model.build``): what each claim's
+standing, dependents and reproduce command are was decided there, once; the page only shows it. Style and script are
 inlined, so the page works from file:// with no network and no external file.
 """
 
@@ -16,7 +16,6 @@ from markupsafe import Markup
 
 from . import layout as layout_mod
 from . import mathml, svg
-from ..registry.graph import order_key
 
 
 
@@ -35,37 +34,11 @@ def _static(name: str) -> Markup:
     return Markup(resources.files("pyverify.report").joinpath("static", name).read_text(encoding="utf-8"))
 
 
-def _dependents(claims: list[dict]) -> dict[str, list[str]]:
-    """R1's ``dependents`` when present, else inverted from ``deps`` (an older report)."""
-    if all("dependents" in c for c in claims):
-        return {c["id"]: c["dependents"] for c in claims}
-    out: dict[str, list[str]] = {c["id"]: [] for c in claims}
-    for c in claims:
-        for d in c.get("deps", []):
-            if d in out:
-                out[d].append(c["id"])
-    return {k: sorted(v, key=order_key) for k, v in out.items()}
-
-
-def _endangered(report: dict) -> dict[str, list[str]]:
-    if "endangered" in report:
-        return report["endangered"]
-    out: dict[str, list[str]] = {doc: [] for doc in report.get("documents", {})}
-    for c in report["claims"]:
-        if svg.standing(c) == "rests-on-false":
-            out.setdefault(c.get("document", ""), []).append(c["id"])
-    return out
-
-
 def _meta(report: dict) -> dict[str, Any]:
     meta = dict(report.get("meta") or {})
     for key in ("seed", "budget", "device", "toolchain", "lean_built"):
         meta.setdefault(key, report.get(key))
     return meta
-
-
-def _reproduce(claim: dict, meta: dict) -> str:
-    return claim.get("reproduce") or f"pyverify check '{claim['id']}' --seed {meta['seed']} --budget {meta['budget']}"
 
 
 def _graph_data(report: dict, placed: layout_mod.GraphLayout) -> dict[str, Any]:
@@ -81,15 +54,14 @@ def render(report: dict, views: dict[str, layout_mod.GraphLayout] | None = None)
     views = views or layout_mod.views(report)
     meta = _meta(report)
     by_id = {c["id"]: c for c in report["claims"]}
-    dependents = _dependents(report["claims"])
     rows = []
     for c in report["claims"]:
         rows.append({
             **c,
             "severity_level": svg.severity_level(c),
-            "standing_label": svg.standing(c),
-            "dependents_list": dependents.get(c["id"], []),
-            "reproduce_cmd": _reproduce(c, meta),
+            "standing_label": c["standing"],
+            "dependents_list": c["dependents"],
+            "reproduce_cmd": c["reproduce"],
             "fill": svg.VERDICT_FILL.get(c.get("verdict"), "#fff"),
         })
     options = {
@@ -103,7 +75,7 @@ def render(report: dict, views: dict[str, layout_mod.GraphLayout] | None = None)
     refuted = [c for c in rows if c.get("verdict") == "refuted"]
     return _environment().get_template("index.html.j2").render(
         report=report, meta=meta, claims=rows, by_id=by_id, views=drawings, options=options,
-        endangered=_endangered(report), refuted=refuted,
+        endangered=report["endangered"], refuted=refuted,
         implementation=report.get("implementation") or [],
         graph_data=_graph_data(report, views["all"]),
         verdict_fill=svg.VERDICT_FILL, verdict_meaning=svg.VERDICT_MEANING, formal_border=svg.FORMAL_BORDER,

@@ -9,19 +9,19 @@ each claim stands (``analysis``), what code each check runs (``coverage``) and p
 from __future__ import annotations
 
 import platform
-import re
 import subprocess
 import time
 from datetime import datetime, timezone
 from importlib import metadata
 from typing import Any
 
+from .. import analysis
 from ..attention.certify import RESTS_ON
+from ..checks.validate import CheckedRegistry
 from ..engine import Result
-from ..registry import Registry
 from ..registry.graph import GraphReport, order_key
 from ..registry.models import PROJECT_ROOT
-from . import analysis, coverage
+from . import coverage
 from .evidence import evidence_sentences
 
 ESPR_LAYER = "pyverify.attention.rotations.layer.ESPRAttention"
@@ -35,7 +35,6 @@ GUARANTEE_MEANING = {
     "commutator-defect": "for non-commuting generators the defect is at most 1/2 eps_comm |r_i|_1 |r_j|_1",
 }
 
-SHELL_SAFE = re.compile(r"^[A-Za-z0-9._\-]+$")
 # A report-wide figure is also shown with every claim whose check runs the function it is about
 FIGURE_SUBJECTS = {"positional-stress": "pyverify.attention.positional.stress",
                    "random-feature-variance": "pyverify.attention.random_features.positive_features"}
@@ -76,11 +75,11 @@ def git_commit() -> str | None:
     return head + ("+dirty" if dirty else "")
 
 
-def build(registry: Registry, results: list[Result], graph: GraphReport, formal: dict[str, dict],
+def build(registry: CheckedRegistry, results: list[Result], graph: GraphReport, formal: dict[str, dict],
           meta: dict[str, Any], plots: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """The report dict. ``meta`` is ``collect_meta``'s; ``plots`` maps claim id -> {name: relative path}."""
     by_id = {r.id: r for r in results}
-    compiled = getattr(registry, "compiled", {})  # a CheckedRegistry's compiled checks
+    compiled = registry.compiled
     verdicts = {cid: (by_id[cid].verdict.value if cid in by_id else None) for cid in registry.claims}
     standing = analysis.standings(registry, verdicts)
     dependents = analysis.dependents(registry)
@@ -121,8 +120,8 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
             "matches": (r.matches if r else None),
             "file": registry.locations[cid].file,
             "line": registry.locations[cid].line,
-            "evidence": evidence_sentences(r.as_dict(), compiled.get(cid)) if r else [],
-            "reproduce": reproduce_command(cid, meta),
+            "evidence": evidence_sentences(r, compiled.get(cid)) if r else [],
+            "reproduce": analysis.reproduce_command(cid, meta["seed"], meta["budget"]),
             "exercises": coverage.exercises(compiled.get(cid)),
         })
         row["plots"] = {**(plots or {}).get(cid, {}),
@@ -145,12 +144,6 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
         "plots": (plots or {}).get("", {}),
         "claims": list(rows.values()),
     }
-
-
-def reproduce_command(claim_id: str, meta: dict[str, Any]) -> str:
-    """A command that re-runs this claim's check with this run's seed and budget."""
-    quoted = claim_id if SHELL_SAFE.match(claim_id) else f'"{claim_id}"'  # ids may hold a prime: T8'.15
-    return f"pyverify check {quoted} --seed {meta['seed']} --budget {meta['budget']}"
 
 
 def _lean_name(link) -> str | None:

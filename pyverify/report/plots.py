@@ -25,6 +25,7 @@ from ..atomic import write_bytes_atomic  # noqa: E402
 from ..attention import positional as pe  # noqa: E402
 from ..attention import random_features as rf  # noqa: E402
 from ..engine import Result  # noqa: E402
+from ..engine.evidence import ConstantEstimate, OrderEstimate, Tightness  # noqa: E402
 from ..registry import Registry  # noqa: E402
 
 FOLDER = "plots"
@@ -191,17 +192,17 @@ def write_plots(registry: Registry, results: list[Result], out: Path) -> dict[st
     tightness = []
     with plt.rc_context(STYLE):
         for r in results:
-            details = r.details or {}
             made = {}
-            if isinstance(details.get("order"), dict):
-                made["order"] = order_plot(r.id, details["order"], out)
-            if details.get("constants"):
-                made["constants"] = constants_plot(r.id, details["constants"], out)
+            order, constants, tight = r.find(OrderEstimate), r.find(ConstantEstimate), r.find(Tightness)
+            if order is not None:
+                made["order"] = order_plot(r.id, order.details()["order"], out)
+            if constants is not None:
+                made["constants"] = constants_plot(r.id, constants.details()["constants"], out)
             made = {k: v for k, v in made.items() if v}
             if made:
                 paths[r.id] = made
-            if details.get("tightness") is not None:
-                tightness.append((r.id, float(details["tightness"]), r.verdict.value))
+            if tight is not None and tight.value is not None:
+                tightness.append((r.id, float(tight.value), r.verdict.value))
         overview = {"tightness": tightness_plot(tightness, out),
                     "positional-stress": positional_stress_plot(out),
                     "random-feature-variance": random_feature_variance_plot(out)}

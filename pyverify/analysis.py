@@ -1,5 +1,7 @@
-"""What the verdicts mean for the dependency graph: dependents, the transitive reduction, and where each
-claim stands once the refuted claims it rests on, their severity and their corrections are known.
+"""What the verdicts mean, computed once for every reader (the command line's JSON, the report): the
+severity of a refutation, dependents and the transitive reduction of the dependency graph, where each
+claim stands once the refuted claims it rests on, their severity and their corrections are known, the
+endangered conclusions per document, and the command that reproduces a verdict.
 
 Everything here is a function of the registry and of verdicts the engine computed; nothing here
 computes or overrides a verdict.
@@ -7,13 +9,14 @@ computes or overrides a verdict.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 
-from ..registry import Registry
-from ..registry.graph import order_key
+from .registry import Claim, Registry, Verdict
+from .registry.graph import order_key
 
 # A claim "holds on the code" when the engine found no violation or a prover reduced it.
 HOLDING = ("holds", "symbolic", "proved")
@@ -65,25 +68,26 @@ def reduced_deps(registry: Registry) -> dict[str, list[str]]:
     return out
 
 
-def severity_of(claim: Any) -> dict[str, str] | None:
-    """The registry's ``severity`` of a claim as {level, reason}, or None when it is not assessed.
+def severity_of(claim: Claim) -> dict[str, str] | None:
+    """The registry's ``severity`` of a claim as {level, reason}, or None when it is not assessed."""
+    return claim.severity.model_dump() if claim.severity is not None else None
 
-    The field is read defensively: the registry may not carry it yet, and it may be a plain level
-    or a record with a level and a reason.
-    """
-    raw = getattr(claim, "severity", None)
-    if raw is None:
-        return None
-    if isinstance(raw, str):
-        level, reason = raw, ""
-    elif isinstance(raw, dict):
-        level, reason = raw.get("level"), raw.get("reason") or ""
-    else:
-        level, reason = getattr(raw, "level", None), getattr(raw, "reason", None) or ""
-    level = getattr(level, "value", level)
-    if level not in SEVERITY_LEVELS:
-        return None
-    return {"level": level, "reason": str(reason)}
+
+def check_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
+    """A result's JSON (``Result.as_dict()``) as ``pyverify check`` prints it: a refuted claim carries the
+    registry's severity of the error (null: not assessed)."""
+    if row["verdict"] == Verdict.refuted.value:
+        row["severity"] = severity_of(claim)
+    return row
+
+
+SHELL_SAFE = re.compile(r"^[A-Za-z0-9._\-]+$")
+
+
+def reproduce_command(claim_id: str, seed: int, budget: str) -> str:
+    """A command that re-runs this claim's check with this run's seed and budget."""
+    quoted = claim_id if SHELL_SAFE.match(claim_id) else f'"{claim_id}"'  # an id may hold a quote (a prime)
+    return f"pyverify check {quoted} --seed {seed} --budget {budget}"
 
 
 @dataclass(frozen=True)
