@@ -16,7 +16,6 @@ from typing import Any
 import networkx as nx
 
 from .registry import Claim, Registry, Verdict
-from .registry.graph import order_key
 
 # A claim "holds on the code" when the engine found no violation or a prover reduced it.
 HOLDING = ("holds", "symbolic", "proved")
@@ -45,6 +44,7 @@ def dependents(registry: Registry) -> dict[str, list[str]]:
         for ref in claim.deps:
             if ref in out and cid not in out[ref]:
                 out[ref].append(cid)
+    order_key = registry.id_order()
     return {cid: sorted(ids, key=order_key) for cid, ids in out.items()}
 
 
@@ -130,6 +130,7 @@ def standings(registry: Registry, verdicts: dict[str, str | None]) -> dict[str, 
     A correction does not rest on the claim it corrects (it replaces it), so that premise is skipped.
     """
     g = premise_graph(registry)
+    order_key = registry.id_order()
     fixes = corrections_of(registry)
     refuted = {cid for cid, v in verdicts.items() if v == "refuted"}
     out = {}
@@ -163,4 +164,5 @@ def endangered(registry: Registry, standing: dict[str, Standing]) -> dict[str, l
     for cid, claim in registry.claims.items():
         if standing[cid].standing == "rests-on-false":
             out.setdefault(claim.document, []).append(cid)
+    order_key = registry.id_order()
     return {doc: sorted(ids, key=order_key) for doc, ids in out.items()}

@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from pyverify.checks.plugins import ensure_content
+
 REPO = Path(__file__).resolve().parent.parent
+PAPERS = REPO / "pyverify" / "papers" / "claims"  # the five papers' registry (the content package's)
+ensure_content()  # the installed content package's functions, hypotheses and guarantees, as in every run
 DOC = textwrap.dedent("""\
     documents:
       - key: doc

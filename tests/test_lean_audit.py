@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, claim_yaml
+from conftest import DOC, REPO, claim_yaml
 
 from pyverify.cli import main
 from pyverify.engine.hypotheses import count_models
@@ -298,9 +298,16 @@ def test_mapping_both_ways_and_deps(tmp_path, make_registry):
         "/-- **S77** -/\ntheorem cites_nothing_known : True := trivial\nend N\n")
     text = "claims:\n" + claim_yaml("S1", extra="lean: N.one\n") + claim_yaml("S2", extra="lean: N.two\n")
     text += claim_yaml("S3", deps="[S1]", extra="lean: N.missing\n") + claim_yaml("S5")
-    audit = audit_project(load_registry(make_registry({"a.yaml": text})), lean)
+    # the document says which of its claims should be stated in Lean (here: those of its id form)
+    document = DOC + '    id_form: "S{number}[.{rest}]"\n    lean_statements: id-form\n'
+    root = make_registry({"documents.yaml": document, "a.yaml": text}, with_doc=False)
+    audit = audit_project(load_registry(root), lean)
     problems = "\n".join(audit.mapping_problems)
     assert "S5: no Lean statement" in problems
+    assert audit.coverage["claims_with_content"] == 4
+    # planted: a document that expects no Lean statement makes none missing
+    unexpected = audit_project(load_registry(make_registry({"a.yaml": text})), lean)
+    assert not any("no Lean statement" in p for p in unexpected.mapping_problems)
     assert "S3: declaration N.missing not found" in problems
     assert "OrphanStatement is linked to no claim" in problems
     assert "cites S77, which is not a claim id" in problems

@@ -14,7 +14,7 @@ from pyverify.atomic import write_text_atomic
 from pyverify.cli import main
 from pyverify.registry import load_registry
 from pyverify.registry.models import Check
-from pyverify import analysis
+from pyverify import analysis, contributions
 from pyverify.engine.evidence import (ConstantEstimate, ConstantOfRelation, Counterexample, Inconclusive,
                                       MonteCarloAgreement, OrderEstimate, OrderRefutation, RelationAtWitness, Tightness)
 from pyverify.engine.result import Result
@@ -93,12 +93,13 @@ def test_exercises_follow_lambdas_and_skip_sampler_names():
     assert coverage.exercises(plain) == []  # the planted negative: no mechanism is called
 
 
-def test_implementation_lists_backing_claims_and_unverified_functions():
+def test_implementation_lists_backing_claims_and_unverified_functions(monkeypatch):
     rows = {"X": {"id": "X", "verdict": "holds", "standing": "sound",
                   "exercises": ["pyverify.attention.rotations.core.cayley"]},
             "G": {"id": "G", "verdict": "refuted", "standing": "refuted", "false_premises": []}}
     layer = "pyverify.attention.rotations.layer.ESPRAttention"
-    entries = {e["name"]: e for e in coverage.implementation(rows, {layer: {"relative-law": "G"}})}
+    monkeypatch.setitem(contributions.GUARANTEES, layer, contributions.Guarantees(layer, {"relative-law": "G"}, {}, "test"))
+    entries = {e["name"]: e for e in coverage.implementation(rows)}
     assert entries["pyverify.attention.rotations.core.cayley"]["claims"] == [{"id": "X", "verdict": "holds", "standing": "sound"}]
     assert entries[layer]["status"] == "exercised" and entries[layer]["claims"][0]["via"] == "calls"
     assert "pyverify.attention.rotations.core.cayley" in entries[layer]["calls"]
@@ -229,7 +230,9 @@ def test_report_fields_plots_and_meta(produced):
     assert rows["A.1"]["reproduce"] == "pyverify check A.1 --seed 0 --budget quick"
     assert rows["A.1"]["evidence"][0].startswith("Counterexample")
     assert set(rows["A.3"]["plots"]) == {"order"} and (second / rows["A.3"]["plots"]["order"]).read_text().startswith("<?xml")
-    assert {"tightness", "positional-stress", "random-feature-variance"} <= set(rep["plots"])
+    assert {"tightness", "positional-stress"} <= set(rep["plots"])
+    # a contributed figure is drawn only for a registry whose checks run its subject (none runs the features)
+    assert "random-feature-variance" not in rep["plots"]
     # a report-wide figure goes with the claims whose checks run its subject, and only with those
     assert rows["A.5"]["plots"] == {"positional-stress": rep["plots"]["positional-stress"]} and rows["A.1"]["plots"] == {}
     assert rep["meta"]["versions"]["torch"] and rep["meta"]["budget"] == "quick"

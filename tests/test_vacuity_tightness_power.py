@@ -177,9 +177,11 @@ def test_the_report_shows_the_trivial_witness_of_a_vacuous_existence():
 
     res = _run(_exists("sin(t) >= t", "t == 0")).as_dict()
     claim = {**res, "kind": "existence", "document": "doc", "deps": [], "restates": [], "corrects": None,
-             "rests_on_refuted": [], "formal": "none", "title": "X", "statement": "x"}
+             "rests_on_refuted": [], "formal": "none", "title": "X", "statement": "x", "standing": "not-decided",
+             "false_premises": [], "dependents": [], "edges_reduced": [], "reproduce": "pyverify check X"}
     page = html.render({"claims": [claim], "documents": {"doc": {"title": "D"}}, "counts": {}, "graph_problems": [],
-                        "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None, "lean_built": False})
+                        "endangered": {"doc": []}, "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None,
+                        "lean_built": False})
     assert "trivial witness (the only kind found)" in page and "&#34;eps&#34;: 0" in page.replace("&quot;", "&#34;")
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from ..registry import Check, Claim
 from . import dsl, vocabulary
 from .compiled import CheckError, Compiled, bind_sampler, reserved_names, sweep
+from .plugins import ensure_content
 from .samplers import Sampler
 
 
@@ -179,6 +180,7 @@ def compile_claim(claim: Claim, conventions: Mapping[str, str] | None = None,
     check = claim.check
     if check is None or check.not_checkable:
         return None
+    ensure_content()  # the installed content packages' functions and hypotheses are part of the language
     reserved = reserved_names()
     if check.symbolic is not None and check.symbolic.dims:
         stray = next((k for k in check.symbolic.dims if k not in (check.dims or {})), None)

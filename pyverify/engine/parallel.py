@@ -62,7 +62,8 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
     from ..checks.plugins import LOADED
 
     ctx, server = _context()
-    plugins = [(p.origin, p.opted_in_by, p.name) for p in LOADED.values()]
+    # content packages load themselves in every process; the opted-in plugins are handed over
+    plugins = [(p.origin, p.opted_in_by, p.name) for p in LOADED.values() if not p.content]
     _REG = reg  # inherited by forked workers; a forkserver worker receives it pickled
     work = sorted(claims, key=_cost_rank)
     by_id = {}

@@ -94,25 +94,8 @@ class SympyBackend(dsl.Backend):
         return _canonical(fn(*args, **record.convention_kwargs(self.conventions)))
 
 
-def _expm(m: sp.Matrix) -> sp.Matrix:
+def expm(m: sp.Matrix) -> sp.Matrix:
     return sp.simplify(m.exp())
-
-
-def _gen_sum(L, r):
-    out = sp.zeros(*L[0].shape)
-    for k, lk in enumerate(L):
-        out += r[k] * lk
-    return out
-
-
-def _rstr(L, r):
-    return _expm(_gen_sum(L, r))
-
-
-def _cayley(s: sp.Matrix) -> sp.Matrix:
-    eye = sp.eye(s.shape[0])
-    # (I - S)(I + S)^{-1} = adj(I + S)(I - S) / det(I + S): the factors commute; polynomials stay small
-    return (eye + s).adjugate() * (eye - s) / (eye + s).det()
 
 
 _SYMPY_MEANINGS = {
@@ -123,18 +106,14 @@ _SYMPY_MEANINGS = {
     "sqrt": sp.sqrt,
     "sin": sp.sin,
     "cos": sp.cos,
-    "expm": _expm,
+    "expm": expm,
     "inv": lambda m: m.inv(),
     "det": lambda m: m.det(),
     "tr": lambda m: m.trace(),
     "comm": lambda a, b: a * b - b * a,
-    "skew_part": lambda m: (m - m.T) / 2,
     "sym_part": lambda m: (m + m.T) / 2,
     "dot": lambda x, y: (x.T * y)[0, 0],
     "outer": lambda x, y: x * y.T,
-    "generator_sum": _gen_sum,
-    "R_str": _rstr,
-    "cayley": _cayley,
     "displacement": lambda ri, rj, convention="rj-ri": rj - ri if convention == "rj-ri" else ri - rj,
 }
 for _name, _fn in _SYMPY_MEANINGS.items():

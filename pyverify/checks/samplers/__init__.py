@@ -15,21 +15,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .base import Constraint, Param, Sampler, SamplerError, SymbolicUnsupported
-from .generators import CayleyPost, CommutingSkew, NearCommutingSkew, SkewFamily, StructuredPost
 from .linalg import PSD, Mat, Orth, Scalar, Skew, Sym, Vec
 from .data import TensorFile
-from .misc import ORF, Gaussian, Simplex, SmallAngle, UnitQuat
+from .misc import Gaussian, Simplex, SmallAngle, UnitQuat
 
-
+# the built-in hypotheses; content packages and plugins add theirs (pyverify.plugin.sampler)
 SAMPLERS: dict[str, type[Sampler]] = {
     cls.name: cls
-    for cls in (Vec, Scalar, Mat, Sym, Skew, PSD, Orth, CommutingSkew, SkewFamily, NearCommutingSkew,
-                StructuredPost, CayleyPost, UnitQuat, SmallAngle, Simplex, Gaussian, ORF, TensorFile)
+    for cls in (Vec, Scalar, Mat, Sym, Skew, PSD, Orth, UnitQuat, SmallAngle, Simplex, Gaussian, TensorFile)
 }
 
 __all__ = ["SAMPLERS", "Constraint", "Param", "Sampler", "SamplerError", "SymbolicUnsupported", "parse_sampler",
-           "CayleyPost", "CommutingSkew", "NearCommutingSkew", "SkewFamily", "StructuredPost", "PSD", "Mat", "Orth",
-           "Scalar", "Skew", "Sym", "Vec", "ORF", "Gaussian", "Simplex", "SmallAngle", "UnitQuat"]
+           "PSD", "Mat", "Orth", "Scalar", "Skew", "Sym", "Vec", "Gaussian", "Simplex", "SmallAngle", "UnitQuat"]
 
 
 def parse_sampler(text: str, constants: dict[str, Any], root: Path | None = None) -> Sampler:

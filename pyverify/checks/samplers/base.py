@@ -142,6 +142,12 @@ def bind(cls: type["Sampler"], args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def skew(m: torch.Tensor) -> torch.Tensor:
+    """The skew-symmetric part (M - M^T)/2 of square matrices (..., d, d): the reparameterisation of every
+    skew and orthogonal hypothesis."""
+    return 0.5 * (m - m.mT)
+
+
 def _radius(t: torch.Tensor, lo: float, hi: float) -> torch.Tensor:
     return lo + (hi - lo) * torch.sigmoid(t)
 

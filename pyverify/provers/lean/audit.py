@@ -104,7 +104,7 @@ def formal_status(idx: LeanIndex, links: Links, build: BuildResult) -> dict[str,
 
 
 def coverage(registry: Registry, status: dict[str, dict]) -> dict[str, int]:
-    content = [cid for cid, c in registry.claims.items() if has_content(cid, c)]
+    content = [cid for cid, c in registry.claims.items() if has_content(registry, c)]
     formal = [status.get(cid, {}).get("formal", "none") for cid in content]
     return {"claims_with_content": len(content), "stated": sum(f != "none" for f in formal),
             "proved": sum(f in ("proof-written", "checked") for f in formal),

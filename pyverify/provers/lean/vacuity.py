@@ -36,7 +36,8 @@ def check_names(claim: Claim, compiled: CompiledClaim | None) -> set[str]:
     names = set(check.given) | set(check.where) | set(check.dims or {})  # dims: the sizes the check sweeps
     assumes = [check.assume] if isinstance(check.assume, str) else list(check.assume or [])
     names.update(text.strip() for text in assumes)
-    if compiled is not None:
+    if compiled is not None:  # its bound names include an order check's parameter, a sweep variable too
+        names.update(compiled.names)
         names.update(n.id for rel in compiled.expressions.assumes for side in (rel.lhs, rel.rhs)
                      for n in ast.walk(side) if isinstance(n, ast.Name))
     return names
