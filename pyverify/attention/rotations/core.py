@@ -30,7 +30,7 @@ __all__ = [
     "skew", "free_generators", "commutator", "commutator_norms", "commuting_generators",
     "generator_combination", "A", "rstr", "R_str", "rstr_closed_form", "rotate_pairs", "rstr_apply",
     "rope_frequencies", "rope", "Pi_act", "Pi_null", "Pi_act_from_generators",
-    "joint_block_decomposition", "joint_eigenbasis", "cayley", "rsp", "R_sp", "structured_post_rotation",
+    "joint_block_decomposition", "joint_eigenbasis", "cayley", "cayley_of_skew", "rsp", "R_sp", "structured_post_rotation",
     "project_to_structured", "distance_to_structured", "mixing", "espr_logits",
     "relative_defect",
 ]
@@ -353,6 +353,15 @@ def cayley(S: Tensor) -> Tensor:
     _check_square(S, "S")
     eye = torch.eye(S.shape[-1], dtype=S.dtype, device=S.device)
     return torch.linalg.solve(eye + S, eye - S)
+
+
+def cayley_of_skew(W: Tensor) -> Tensor:
+    """cayley(skew(W)) without the solver's singularity check: I + S is invertible for every real skew S (its
+    eigenvalues are 1 + i lambda), and the check would synchronise a GPU with the host on every call.
+    W (..., d, d) of a dtype the solver supports (float32/float64) -> (..., d, d) orthogonal."""
+    S = skew(W)
+    eye = torch.eye(S.shape[-1], dtype=S.dtype, device=S.device)
+    return torch.linalg.solve_ex(eye + S, eye - S, check_errors=False)[0]
 
 
 def rsp(L: Tensor, r: Tensor, P: Tensor, *, convention: str = "right") -> Tensor:
