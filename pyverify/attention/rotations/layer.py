@@ -65,6 +65,28 @@ def _check_inputs(x: Tensor, r, d_model: int, d_c: int, dtype: torch.dtype) -> T
     return r
 
 
+class _PlaneRotation(torch.autograd.Function):
+    """(a, b, theta) -> (a cos theta - b sin theta, a sin theta + b cos theta) in theta's dtype, q and k at once
+    (a, b (..., 2, H, m): the q/k axis against theta's (..., 1, H, m)).  The backward rotates the incoming
+    gradient back by -theta and takes theta's gradient as sum(a g_b - b g_a) over q and k, from the saved cos and
+    sin: fewer kernels than autograd's chain through cos, sin and four products, and no recomputed cos, sin."""
+
+    @staticmethod
+    def forward(ctx, a: Tensor, b: Tensor, theta: Tensor) -> tuple[Tensor, Tensor]:
+        cos, sin = torch.cos(theta), torch.sin(theta)
+        ctx.save_for_backward(a, b, cos, sin)
+        return a * cos - b * sin, a * sin + b * cos  # a * cos promotes to theta's dtype within the kernel
+
+    @staticmethod
+    def backward(ctx, g_x: Tensor, g_y: Tensor):
+        a, b, cos, sin = ctx.saved_tensors
+        g_a, g_b = g_x * cos + g_y * sin, g_y * cos - g_x * sin
+        g_theta = None
+        if ctx.needs_input_grad[2]:
+            g_theta = (a * g_b - b * g_a).sum(-3, keepdim=True)
+        return g_a.to(a.dtype), g_b.to(b.dtype), g_theta
+
+
 def _rotated_attention(x: Tensor, r: Tensor, weight: Tensor, bias: Tensor | None, freqs: Tensor, *,
                        m: int, d_keep: int, head_dim: int, scale: float, causal: bool,
                        attn_mask: Tensor | None, dropout_p: float) -> Tensor:
@@ -78,12 +100,10 @@ def _rotated_attention(x: Tensor, r: Tensor, weight: Tensor, bias: Tensor | None
     qk = qk.view(B, N, 2, H, d_keep)
     with autocast_off(x.device):
         theta = plane_angles(r, freqs.to(r.dtype).transpose(0, 1).reshape(-1, H * m)).view(B, N, 1, H, m)
-        cos, sin = torch.cos(theta), torch.sin(theta)
-        a, b = qk[..., :m], qk[..., m: 2 * m]  # a * cos promotes to the rotation dtype within the kernel
-        parts = [(a * cos - b * sin).to(qk.dtype), (a * sin + b * cos).to(qk.dtype)]
-    if d_keep > 2 * m:
-        parts.append(qk[..., 2 * m:])
-    q, k = torch.cat(parts, dim=-1).transpose(1, 3).unbind(2)  # (B, H, N, d_keep) each
+        parts = [*_PlaneRotation.apply(qk[..., :m], qk[..., m: 2 * m], theta)]
+        parts += [qk[..., 2 * m:]] if d_keep > 2 * m else []
+        rotated = torch.cat(parts, dim=-1).to(qk.dtype)  # one cast back (a no-op in float32)
+    q, k = rotated.transpose(1, 3).unbind(2)  # (B, H, N, d_keep) each
     v = v.view(B, N, H, head_dim).transpose(1, 2)
     mask, is_causal = _merge_masks(attn_mask, causal, N, x.device)
     out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p,
