@@ -9,14 +9,16 @@ all measured side by side in one run (medians of interleaved calls, ``_timing.in
 * ESPR variants: ``default`` (learned basis U, free Cayley post-rotation P; its folded projection is cached
   between inference calls), ``U=I,P=I`` (the rotary core alone), ``folded`` (``fold_post_rotation()``),
   ``uncached`` (the default layer recomputing its fixed part on every call: what the cache saves);
-  with ``--compile`` also ``torch.compile`` of the default layer and of RoPE (each against eager RoPE).
+  with ``--compile`` also ``torch.compile`` of the default layer and of RoPE (each against eager RoPE), in the
+  modes of ``--compile-modes`` (default: autocast only, since every compilation costs tens of seconds).
 
 The baseline is RoPE as practised in mixed precision: cos/sin of float32 angles cached per length, the
 rotation in float32 with autocast off, q and k cast back; fused qkv projection, SDPA, output projection.
 
 Then, per variant, the aten operators one call dispatches (views excluded) and those that make the host wait
 for the device (``.item()``-like): on a GPU at moderate shapes each operator costs a kernel launch, so these
-counts, measured on any device, explain the fixed cost per call.
+counts, measured on any device, explain the fixed cost per call. On CUDA each variant also runs once under
+``torch.cuda.set_sync_debug_mode("error")``, which raises at any host synchronisation.
 
 Run: PYTHONPATH=. python benchmarks/bench_layer.py [--device cuda] [--smoke] [--compile] [--modes fp32,bf16]
 """
@@ -90,7 +92,7 @@ class Uncached(nn.Module):
         return self.layer(x, r)
 
 
-def variants(B, N, D, H, mode, device, compiled: bool):
+def variants(B, N, D, H, mode, device, compiled: bool = False):
     """name -> (module, x, positions or None) for one shape and mode; the same weights where shapes agree."""
     dtype = torch.bfloat16 if mode == "bf16" else torch.float32
     torch.manual_seed(0)
@@ -177,12 +179,34 @@ def op_counts(layers, mode, device, train: bool) -> dict[str, tuple[int, int]]:
     return out
 
 
+def sync_free(layers, mode, device) -> dict[str, str]:
+    """name -> "none" or the first host synchronisation CUDA's sync debug mode reports, fwd and fwd+bwd."""
+    out = {}
+    for name, (module, x, r) in layers.items():
+        if "compiled" in name:
+            continue
+        torch.cuda.synchronize()
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            with precision_context(mode, device):
+                with torch.no_grad():
+                    call(module, x, r)
+                call(module, x, r).float().sum().backward()
+            out[name] = "none"
+        except RuntimeError as exc:
+            out[name] = str(exc).splitlines()[0][:80]
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--smoke", action="store_true", help="one tiny shape, few repetitions (checks the script)")
     parser.add_argument("--compile", action="store_true", help="also time torch.compile of the default layer and RoPE")
     parser.add_argument("--modes", default=",".join(MODES), help=f"comma-separated subset of {','.join(MODES)}")
+    parser.add_argument("--compile-modes", default="autocast", help="the modes --compile applies to")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads (default 1: stable ratios on a shared machine)")
     parser.add_argument("--shapes", default=None, help="B,N,D,H;B,N,D,H;... (default: by device)")
     args = parser.parse_args(argv)
@@ -202,23 +226,22 @@ def main(argv=None) -> int:
     print("times: median ms of RoPE; ESPR columns are ratios to RoPE measured in the same run (goal: default "
           "<= 1.10, folded <= 1.05 in bf16 autocast on a GPU)\n")
     t0 = time.perf_counter()
-    columns = None
-    counts = {}
+    columns = ["default", "U=I,P=I", "folded", "uncached"] + (["default compiled", "rope compiled"] if args.compile else [])
+    print(f"{'B':>2} {'N':>5} {'D':>5} {'H':>3} {'mode':>8} {'pass':>7} | {'RoPE ms':>8} | "
+          + " ".join(f"{c:>16}" for c in columns))
+    counts, syncs = {}, {}
     for B, N, D, H in shapes:
         for mode in modes:
-            layers = variants(B, N, D, H, mode, device, args.compile)
-            others = [k for k in layers if k != "rope"]
-            if columns is None:
-                columns = others
-                print(f"{'B':>2} {'N':>5} {'D':>5} {'H':>3} {'mode':>8} {'pass':>7} | {'RoPE ms':>8} | "
-                      + " ".join(f"{c:>16}" for c in columns))
+            layers = variants(B, N, D, H, mode, device, args.compile and mode in args.compile_modes.split(","))
             for train in (False, True):
                 t = timed(layers, mode, device, train, reps if not train else max(3, reps // 2), budget)
-                row = " ".join(f"{t[k] / t['rope']:16.2f}" for k in columns)
+                row = " ".join(f"{t[k] / t['rope']:16.2f}" if k in t else f"{'-':>16}" for k in columns)
                 print(f"{B:2d} {N:5d} {D:5d} {H:3d} {mode:>8} {'fwd+bwd' if train else 'fwd':>7} | "
                       f"{t['rope'] * 1e3:8.3f} | {row}", flush=True)
             if (B, N, D, H) == shapes[0]:
                 counts[mode] = {train: op_counts(layers, mode, device, train) for train in (False, True)}
+                if device.type == "cuda":
+                    syncs[mode] = sync_free(layers, mode, device)
     print(f"\naten operators per call at {shapes[0]} (views excluded; host syncs in brackets):")
     names = [k for k in next(iter(counts.values()))[False]]
     print(f"{'mode':>8} {'pass':>7} | " + " ".join(f"{n:>12}" for n in names))
@@ -226,6 +249,9 @@ def main(argv=None) -> int:
         for train, c in by_pass.items():
             print(f"{mode:>8} {'fwd+bwd' if train else 'fwd':>7} | "
                   + " ".join(f"{f'{c[n][0]} [{c[n][1]}]':>12}" for n in names))
+    for mode, found in syncs.items():
+        print(f"CUDA host synchronisations ({mode}, fwd and fwd+bwd): "
+              + "; ".join(f"{name}: {what}" for name, what in found.items()))
     print(f"\ntotal {time.perf_counter() - t0:.1f} s")
     return 0
 

@@ -5,7 +5,8 @@ The reference is a RoPE layer written here, independently of the layer's code, w
 float32 with autocast off (the practice of the field): shifting every position by a large constant moves its
 output only by the rounding of the rotated q and k to bf16. That is the noise floor; the ESPR layer must stay
 within 2x of it. Planted errors (angles by a bf16 matmul, positions in the parameters' dtype: the two defects
-of issue 20) must push it far above.
+of issue 20) must push it far above. Where CUDA is available the relative-law tests run there too
+(``benchmarks/gpu_check.sh`` runs this file on a GPU machine).
 """
 
 import contextlib
@@ -19,6 +20,7 @@ from pyverify.attention.rotations.precision import rotation_dtype
 
 SHIFT = 1000.0
 D, H, N, B = 128, 4, 128, 2
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 MODES = {  # name -> (parameter dtype, autocast dtype or None)
     "bf16 parameters": (torch.bfloat16, None),
     "fp16 parameters": (torch.float16, None),
@@ -32,8 +34,8 @@ def rope_reference(layer: ESPRAttention, x, pos):
     Bx, Nx, Dx = x.shape
     hd, m = layer.head_dim, layer.head_dim // 2
     q, k, v = F.linear(x, layer.qkv.weight).view(Bx, Nx, 3, layer.n_heads, hd).transpose(1, 3).unbind(2)
-    with torch.autocast("cpu", enabled=False):
-        inv_freq = 10000.0 ** (-torch.arange(m, dtype=torch.float32) / m)
+    with torch.autocast(x.device.type, enabled=False):
+        inv_freq = 10000.0 ** (-torch.arange(m, dtype=torch.float32, device=x.device) / m)
         angle = pos.to(torch.float32)[:, None, :, None] * inv_freq  # (B, 1, N, m)
         cos, sin = angle.cos(), angle.sin()
 
@@ -50,7 +52,7 @@ def relative_change(a, b) -> float:
     return ((a - b).float().norm() / a.float().norm()).item()
 
 
-def layers(d_c=1, seed=0):
+def layers(d_c=1, seed=0, device="cpu"):
     """The default ESPR layer (learned U, free Cayley post-rotation) moved away from I, in every mode."""
     torch.manual_seed(seed)
     base = ESPRAttention(D, H, d_c, causal=True, dtype=torch.float32)
@@ -61,19 +63,20 @@ def layers(d_c=1, seed=0):
     for name, (dtype, _) in MODES.items():
         layer = ESPRAttention(D, H, d_c, causal=True, dtype=dtype)
         layer.load_state_dict(base.state_dict())
-        out[name] = layer
+        out[name] = layer.to(device)
     return out
 
 
-def autocast_for(mode):
+def autocast_for(mode, device="cpu"):
     dtype = MODES[mode][1]
-    return torch.autocast("cpu", dtype=dtype) if dtype else contextlib.nullcontext()
+    return torch.autocast(torch.device(device).type, dtype=dtype) if dtype else contextlib.nullcontext()
 
 
 def shift_defects(mode, layer, x, r, pos):
     """(ESPR's relative output change, RoPE reference's) when every position moves by SHIFT."""
-    x = x.to(MODES[mode][0])
-    with torch.no_grad(), autocast_for(mode):
+    device = layer.qkv.weight.device
+    x, r, pos = x.to(device, MODES[mode][0]), r.to(device), pos.to(device)
+    with torch.no_grad(), autocast_for(mode, device):
         espr = relative_change(layer(x, r), layer(x, r + SHIFT))
         rope = relative_change(rope_reference(layer, x, pos), rope_reference(layer, x, pos + SHIFT))
     return espr, rope
@@ -87,21 +90,25 @@ def inputs():
     return x, pos
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("mode", MODES)
-def test_relative_law_within_twice_the_rope_noise_floor(mode, inputs):
+def test_relative_law_within_twice_the_rope_noise_floor(mode, device, inputs):
     x, pos = inputs
-    layer = layers()[mode]
+    layer = layers(device=device)[mode]
     espr, rope = shift_defects(mode, layer, x, pos[..., None], pos)
     assert 0 < rope < 1e-2  # the floor is the attention dtype's rounding, not zero and not garbage
     assert espr <= 2 * rope, f"{mode}: shifting positions by {SHIFT:g} moves the output by {espr:.3g}, RoPE {rope:.3g}"
+    print(f"{device} {mode}: relative output change under a shift of {SHIFT:g}: ESPR {espr:.3g}, RoPE floor {rope:.3g}")
     # the output itself is in the model's precision
-    with torch.no_grad(), autocast_for(mode):
-        assert layer(x.to(MODES[mode][0]), pos[..., None]).dtype == (MODES[mode][1] or MODES[mode][0])
+    with torch.no_grad(), autocast_for(mode, device):
+        out = layer(x.to(device, MODES[mode][0]), pos[..., None].to(device))
+        assert out.dtype == (MODES[mode][1] or MODES[mode][0])
 
 
-def test_relative_law_with_two_position_coordinates(inputs):
+@pytest.mark.parametrize("device", DEVICES)
+def test_relative_law_with_two_position_coordinates(device, inputs):
     x, pos = inputs
-    layer = layers(d_c=2)["fp32 under bf16 autocast"]
+    layer = layers(d_c=2, device=device)["fp32 under bf16 autocast"]
     grid = torch.stack((pos % 16, pos // 16), -1)  # 2-D positions (row, column) of a 16-wide grid
     espr, rope = shift_defects("fp32 under bf16 autocast", layer, x, grid, pos)
     assert espr <= 2 * rope
@@ -114,18 +121,21 @@ def planted(monkeypatch, defect):
             mp.setattr(layer_module, "plane_angles", lambda r, f: r @ f)
             mp.setattr(layer_module, "autocast_off", lambda device: contextlib.nullcontext())
         else:  # the issue's bf16 defect: positions rounded to the parameters' dtype
-            mp.setattr(layer_module, "as_positions", lambda r, dtype, device: torch.as_tensor(r).to(torch.bfloat16))
+            mp.setattr(layer_module, "as_positions",
+                       lambda r, dtype, device: torch.as_tensor(r, device=device).to(torch.bfloat16))
         yield
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("defect, mode", [("angles by an autocast matmul", "fp32 under bf16 autocast"),
                                           ("positions in the parameters' dtype", "bf16 parameters")])
-def test_planted_precision_defects_fail_the_relative_law_test(defect, mode, inputs, monkeypatch):
+def test_planted_precision_defects_fail_the_relative_law_test(defect, mode, device, inputs, monkeypatch):
     x, pos = inputs
-    layer = layers()[mode]
+    layer = layers(device=device)[mode]
     with planted(monkeypatch, defect):
         espr, rope = shift_defects(mode, layer, x, pos[..., None], pos)
     assert espr > 5 * rope, f"{defect}: {espr:.3g} vs floor {rope:.3g}"
+    print(f"{device} planted '{defect}' ({mode}): ESPR {espr:.3g}, RoPE floor {rope:.3g}")
 
 
 def test_positions_reach_the_rotation_in_float32_whatever_the_parameter_dtype(monkeypatch):
