@@ -1,7 +1,7 @@
 """ESPR attention layer against a RoPE attention layer of the same shape, in the precisions models train in.
 
 Prints, per shape (B, N, D, H) and mode, the RoPE layer's median time and the ratio of each ESPR variant to it,
-all measured side by side in one run (medians of interleaved calls, ``_timing.interleaved``):
+all measured side by side in one run (medians, or with ``--statistic min`` minima, of interleaved calls):
 
 * modes: ``fp32`` (float32 parameters), ``autocast`` (float32 parameters under bf16 autocast), ``bf16``
   (bf16 parameters and inputs); each as ``fwd`` (inference: ``torch.no_grad``) and ``fwd+bwd`` (training step
@@ -123,7 +123,7 @@ def precision_context(mode, device):
     return contextlib.nullcontext()
 
 
-def timed(layers, mode, device, train: bool, reps: int, budget_s: float) -> dict[str, float]:
+def timed(layers, mode, device, train: bool, reps: int, budget_s: float, statistic: str) -> dict[str, float]:
     def step(module, x, r):
         def run():
             with precision_context(mode, device):
@@ -140,7 +140,7 @@ def timed(layers, mode, device, train: bool, reps: int, budget_s: float) -> dict
     for fn in fns.values():  # warm-up: caches, autotuning, compilation
         fn()
         fn()
-    return interleaved(fns, reps=reps, budget_s=budget_s)
+    return interleaved(fns, reps=reps, budget_s=budget_s, statistic=statistic)
 
 
 VIEWS = {"view", "_unsafe_view", "transpose", "t", "expand", "slice", "detach", "unsqueeze", "squeeze",
@@ -209,6 +209,9 @@ def main(argv=None) -> int:
     parser.add_argument("--compile-modes", default="autocast", help="the modes --compile applies to")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads (default 1: stable ratios on a shared machine)")
     parser.add_argument("--shapes", default=None, help="B,N,D,H;B,N,D,H;... (default: by device)")
+    parser.add_argument("--statistic", choices=("median", "min"), default="median",
+                        help="of the interleaved calls (min: steadier on a machine shared with other jobs)")
+    parser.add_argument("--budget", type=float, default=None, help="seconds of timing per table cell (default 6)")
     args = parser.parse_args(argv)
     device = torch.device(args.device)
     torch.set_num_threads(args.threads)
@@ -221,10 +224,11 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"unknown mode(s) {', '.join(sorted(unknown))}")
     reps, budget = (3, 0.5) if args.smoke else (25, 6.0)
+    budget = args.budget or budget
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"CPU, {torch.get_num_threads()} thread(s)"
     print(f"torch {torch.__version__}, device {device} ({name})")
-    print("times: median ms of RoPE; ESPR columns are ratios to RoPE measured in the same run (goal: default "
-          "<= 1.10, folded <= 1.05 in bf16 autocast on a GPU)\n")
+    print(f"times: {args.statistic} ms of RoPE over interleaved calls; ESPR columns are ratios to RoPE measured in "
+          "the same run (goal: default <= 1.10, folded <= 1.05 in bf16 autocast on a GPU)\n")
     t0 = time.perf_counter()
     columns = ["default", "U=I,P=I", "folded", "uncached"] + (["default compiled", "rope compiled"] if args.compile else [])
     print(f"{'B':>2} {'N':>5} {'D':>5} {'H':>3} {'mode':>8} {'pass':>7} | {'RoPE ms':>8} | "
@@ -234,7 +238,7 @@ def main(argv=None) -> int:
         for mode in modes:
             layers = variants(B, N, D, H, mode, device, args.compile and mode in args.compile_modes.split(","))
             for train in (False, True):
-                t = timed(layers, mode, device, train, reps if not train else max(3, reps // 2), budget)
+                t = timed(layers, mode, device, train, reps if not train else max(3, reps // 2), budget, args.statistic)
                 row = " ".join(f"{t[k] / t['rope']:16.2f}" if k in t else f"{'-':>16}" for k in columns)
                 print(f"{B:2d} {N:5d} {D:5d} {H:3d} {mode:>8} {'fwd+bwd' if train else 'fwd':>7} | "
                       f"{t['rope'] * 1e3:8.3f} | {row}", flush=True)

@@ -35,7 +35,7 @@ from .core import Pi_act, cayley_of_skew, commuting_generators, skew
 from .precision import as_positions, autocast_off, rotation_dtype
 from .rotary import StructuredRotary, initial_freqs, plane_angles
 
-__all__ = ["ESPRAttention", "FoldedESPRAttention"]
+__all__ = ["ESPRAttention", "FoldedESPRAttention", "rotate_qk"]
 
 
 def _to_half_layout(rows: Tensor, m: int) -> Tensor:
@@ -87,6 +87,18 @@ class _PlaneRotation(torch.autograd.Function):
         return g_a.to(a.dtype), g_b.to(b.dtype), g_theta
 
 
+def rotate_qk(qk: Tensor, r: Tensor, freqs: Tensor, m: int) -> Tensor:
+    """The layer's rotation of projected queries and keys, in its precision: qk (B, N, 2, H, d_keep) in the
+    attention dtype with the planes in half layout, r (B, N, d_c) in the rotation dtype, freqs (H, d_c, m)
+    -> (B, N, 2, H, d_keep) in qk's dtype; angles and rotation in r's dtype with autocast off."""
+    B, N, _, H, d_keep = qk.shape
+    with autocast_off(qk.device):
+        theta = plane_angles(r, freqs.to(r.dtype).transpose(0, 1).reshape(-1, H * m)).view(B, N, 1, H, m)
+        parts = [*_PlaneRotation.apply(qk[..., :m], qk[..., m: 2 * m], theta)]
+        parts += [qk[..., 2 * m:]] if d_keep > 2 * m else []
+        return torch.cat(parts, dim=-1).to(qk.dtype)  # one cast back (a no-op in float32)
+
+
 def _rotated_attention(x: Tensor, r: Tensor, weight: Tensor, bias: Tensor | None, freqs: Tensor, *,
                        m: int, d_keep: int, head_dim: int, scale: float, causal: bool,
                        attn_mask: Tensor | None, dropout_p: float) -> Tensor:
@@ -97,13 +109,7 @@ def _rotated_attention(x: Tensor, r: Tensor, weight: Tensor, bias: Tensor | None
     B, N, _ = x.shape
     H = freqs.shape[0]
     qk, v = F.linear(x, weight, bias).split((2 * H * d_keep, H * head_dim), dim=-1)
-    qk = qk.view(B, N, 2, H, d_keep)
-    with autocast_off(x.device):
-        theta = plane_angles(r, freqs.to(r.dtype).transpose(0, 1).reshape(-1, H * m)).view(B, N, 1, H, m)
-        parts = [*_PlaneRotation.apply(qk[..., :m], qk[..., m: 2 * m], theta)]
-        parts += [qk[..., 2 * m:]] if d_keep > 2 * m else []
-        rotated = torch.cat(parts, dim=-1).to(qk.dtype)  # one cast back (a no-op in float32)
-    q, k = rotated.transpose(1, 3).unbind(2)  # (B, H, N, d_keep) each
+    q, k = rotate_qk(qk.view(B, N, 2, H, d_keep), r, freqs, m).transpose(1, 3).unbind(2)  # (B, H, N, d_keep) each
     v = v.view(B, N, H, head_dim).transpose(1, 2)
     mask, is_causal = _merge_masks(attn_mask, causal, N, x.device)
     out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p,
