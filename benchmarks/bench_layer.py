@@ -108,6 +108,7 @@ def variants(B, N, D, H, mode, device, compiled: bool = False):
     out = {"rope": (rope, x, None), "default": (espr, x, r), "U=I,P=I": (plain, x, r),
            "folded": (espr.fold_post_rotation(), x, r), "uncached": (Uncached(copy.deepcopy(espr)), x, r)}
     if compiled:
+        torch._dynamo.reset()  # a fresh recompile budget per shape and mode (else dynamo falls back to eager)
         out["default compiled"] = (torch.compile(copy.deepcopy(espr)), x, r)
         out["rope compiled"] = (torch.compile(copy.deepcopy(rope)), x, None)
     return out

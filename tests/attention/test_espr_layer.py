@@ -308,6 +308,10 @@ def test_plane_rotation_backward_against_finite_differences_and_a_planted_sign_e
     a, b = (torch.randn(2, 3, 2, 2, 4, generator=g, dtype=F64, requires_grad=True) for _ in range(2))
     theta = (5 * torch.randn(2, 3, 1, 2, 4, generator=g, dtype=F64)).requires_grad_()
     assert torch.autograd.gradcheck(_PlaneRotation.apply, (a, b, theta))
+    x, y = _PlaneRotation.apply(a, b, theta)
+    (g,) = torch.autograd.grad((x * y).sum(), theta, create_graph=True)
+    with pytest.raises(RuntimeError, match="once_differentiable|twice"):  # no silently wrong second derivative
+        g.sum().backward()
     backward = _PlaneRotation.backward
 
     def planted(ctx, g_x, g_y):

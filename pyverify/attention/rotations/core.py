@@ -356,9 +356,7 @@ def cayley(S: Tensor) -> Tensor:
 
 
 def cayley_of_skew(W: Tensor) -> Tensor:
-    """cayley(skew(W)) without the solver's singularity check: I + S is invertible for every real skew S (its
-    eigenvalues are 1 + i lambda), and the check would synchronise a GPU with the host on every call.
-    W (..., d, d) of a dtype the solver supports (float32/float64) -> (..., d, d) orthogonal."""
+    """cayley(skew(W)) without the solver's check (a GPU-host sync): I + S is invertible for real skew S."""
     S = skew(W)
     eye = torch.eye(S.shape[-1], dtype=S.dtype, device=S.device)
     return torch.linalg.solve_ex(eye + S, eye - S, check_errors=False)[0]

@@ -9,16 +9,19 @@ learnable plane frequencies (T2.4's beta), P a learnable Cayley post-rotation an
 
 Fast form (``forward``): in U's basis R_STR(r) is block-diagonal (T2.7), so U^T Pi R_sp(r) Pi W_Q equals
 B(theta(r)) [Q_act U_act^T W_Q] with B the 2x2 plane rotations and Q = U^T P U.  The bracket depends on the
-parameters only: it is recomputed once per call (O(H d_h^2 D), independent of the sequence), after which each
-token costs a plain projection plus O(d_h) rotations, like RoPE.  ``fold_post_rotation()`` freezes that
-bracket into a plain projection (inference form).  ``reference_forward`` is the dense definition above.
+parameters only: it is computed once per training call (O(H d_h^2 D), independent of the sequence) and cached
+between inference calls, after which each token costs a plain projection plus O(d_h) rotations, like RoPE.
+``fold_post_rotation()`` freezes that bracket into a plain projection (inference form).  ``reference_forward``
+is the dense definition above.
 Internally the planes use a "half" layout (all first coordinates, then all second ones); permuting q and
 k alike leaves every logit unchanged.
 
 Precision (``precision.py``): with bf16/fp16 parameters or under autocast, positions, angles, the Cayley
 transforms, the folded projection and the rotation of q and k are computed in float32 with autocast off; the
 projection and the attention run in the model's precision. Fixed cost (``cache.py``): the folded projection
-is cached while the parameters are unchanged and no graph to them is needed (inference, frozen layers).
+is cached while the parameters are unchanged and no graph to them is needed (inference, frozen layers); the
+two Cayley transforms share one batched solve without the solver's host synchronisation; the rotation of q
+and k is one autograd Function whose backward reuses the forward's cos and sin.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import math
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
+from torch.autograd.function import once_differentiable
 
 from .cache import ParameterCache
 from .core import Pi_act, cayley_of_skew, commuting_generators, skew
@@ -69,7 +73,9 @@ class _PlaneRotation(torch.autograd.Function):
     """(a, b, theta) -> (a cos theta - b sin theta, a sin theta + b cos theta) in theta's dtype, q and k at once
     (a, b (..., 2, H, m): the q/k axis against theta's (..., 1, H, m)).  The backward rotates the incoming
     gradient back by -theta and takes theta's gradient as sum(a g_b - b g_a) over q and k, from the saved cos and
-    sin: fewer kernels than autograd's chain through cos, sin and four products, and no recomputed cos, sin."""
+    sin: fewer kernels than autograd's chain through cos, sin and four products, and no recomputed cos, sin.
+    Once differentiable: a second derivative (create_graph=True) raises instead of missing cos' and sin'
+    dependence on theta."""
 
     @staticmethod
     def forward(ctx, a: Tensor, b: Tensor, theta: Tensor) -> tuple[Tensor, Tensor]:
@@ -78,6 +84,7 @@ class _PlaneRotation(torch.autograd.Function):
         return a * cos - b * sin, a * sin + b * cos  # a * cos promotes to theta's dtype within the kernel
 
     @staticmethod
+    @once_differentiable
     def backward(ctx, g_x: Tensor, g_y: Tensor):
         a, b, cos, sin = ctx.saved_tensors
         g_a, g_b = g_x * cos + g_y * sin, g_y * cos - g_x * sin
