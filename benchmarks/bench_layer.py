@@ -213,6 +213,7 @@ def main(argv=None) -> int:
     parser.add_argument("--statistic", choices=("median", "min"), default="median",
                         help="of the interleaved calls (min: steadier on a machine shared with other jobs)")
     parser.add_argument("--budget", type=float, default=None, help="seconds of timing per table cell (default 6)")
+    parser.add_argument("--reps", type=int, default=None, help="interleaved rounds per cell, at most (default 25)")
     args = parser.parse_args(argv)
     device = torch.device(args.device)
     torch.set_num_threads(args.threads)
@@ -225,7 +226,7 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"unknown mode(s) {', '.join(sorted(unknown))}")
     reps, budget = (3, 0.5) if args.smoke else (25, 6.0)
-    budget = args.budget or budget
+    budget, reps = args.budget or budget, args.reps or reps
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"CPU, {torch.get_num_threads()} thread(s)"
     print(f"torch {torch.__version__}, device {device} ({name})")
     print(f"times: {args.statistic} ms of RoPE over interleaved calls; ESPR columns are ratios to RoPE measured in "

@@ -30,7 +30,7 @@ __all__ = [
     "skew", "free_generators", "commutator", "commutator_norms", "commuting_generators",
     "generator_combination", "A", "rstr", "R_str", "rstr_closed_form", "rotate_pairs", "rstr_apply",
     "rope_frequencies", "rope", "Pi_act", "Pi_null", "Pi_act_from_generators",
-    "joint_block_decomposition", "joint_eigenbasis", "cayley", "cayley_of_skew", "rsp", "R_sp", "structured_post_rotation",
+    "joint_block_decomposition", "joint_eigenbasis", "cayley", "rsp", "R_sp", "structured_post_rotation",
     "project_to_structured", "distance_to_structured", "mixing", "espr_logits",
     "relative_defect",
 ]
@@ -346,19 +346,16 @@ def joint_eigenbasis(L: Tensor, **kwargs) -> Tensor:
 
 # ----------------------------------------------------------------------------- post-rotations
 
-def cayley(S: Tensor) -> Tensor:
+def cayley(S: Tensor, *, check: bool = True) -> Tensor:
     """Cayley transform P = (I - S)(I + S)^{-1} (T3.1), computed as the solve (I + S) P = I - S (the two
-    factors commute).  Orthogonal for skew S; its own inverse map (T3.3).  S (..., d, d) -> (..., d, d)."""
+    factors commute).  Orthogonal for skew S; its own inverse map (T3.3).  S (..., d, d) -> (..., d, d).
+    check=False skips the solver's singularity check (which makes a GPU wait for the host): the same
+    arithmetic, for skew S, where I + S is always invertible (eigenvalues 1 + i lambda)."""
     (S,) = _floats(S)
     _check_square(S, "S")
     eye = torch.eye(S.shape[-1], dtype=S.dtype, device=S.device)
-    return torch.linalg.solve(eye + S, eye - S)
-
-
-def cayley_of_skew(W: Tensor) -> Tensor:
-    """cayley(skew(W)) without the solver's check (a GPU-host sync): I + S is invertible for real skew S."""
-    S = skew(W)
-    eye = torch.eye(S.shape[-1], dtype=S.dtype, device=S.device)
+    if check:
+        return torch.linalg.solve(eye + S, eye - S)
     return torch.linalg.solve_ex(eye + S, eye - S, check_errors=False)[0]
 
 

@@ -35,7 +35,7 @@ from torch import Tensor, nn
 from torch.autograd.function import once_differentiable
 
 from .cache import ParameterCache
-from .core import Pi_act, cayley_of_skew, commuting_generators, skew
+from .core import Pi_act, cayley, commuting_generators, skew
 from .precision import as_positions, autocast_off, rotation_dtype
 from .rotary import StructuredRotary, initial_freqs, plane_angles
 
@@ -205,8 +205,8 @@ class ESPRAttention(nn.Module):
         with autocast_off(self.qkv.weight.device):
             W_U, W_P = self.basis_skew, self.post_skew
             if W_U is not None and W_P is not None and W_U.shape == W_P.shape:
-                return cayley_of_skew(torch.cat((W_U, W_P)).to(rot)).split(self.n_heads)
-            return tuple(None if W is None else cayley_of_skew(W.to(rot)) for W in (W_U, W_P))
+                return cayley(skew(torch.cat((W_U, W_P)).to(rot)), check=False).split(self.n_heads)
+            return tuple(None if W is None else cayley(skew(W.to(rot)), check=False) for W in (W_U, W_P))
 
     def _post_in_basis(self, Q: Tensor | None) -> Tensor | None:
         """Q = U^T P U (H, d_h, d_h) from the Cayley factor of post_skew, or None when P = I."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
-from .core import cayley_of_skew, rotate_pairs
+from .core import cayley, rotate_pairs, skew
 from .precision import as_positions, autocast_off, rotation_dtype
 
 __all__ = ["rotate", "plane_angles", "StructuredRotary", "initial_freqs"]
@@ -127,7 +127,7 @@ class StructuredRotary(nn.Module):
         if self.basis_skew is None:
             return None
         with autocast_off(self.basis_skew.device):
-            return cayley_of_skew(self.basis_skew.to(rotation_dtype(self.basis_skew.dtype)))
+            return cayley(skew(self.basis_skew.to(rotation_dtype(self.basis_skew.dtype))), check=False)
 
     def rotate_queries_or_keys(self, t: Tensor, positions: Tensor) -> Tensor:
         """t (..., N, d) — (..., H, N, d) with per-head parameters — and positions (..., N, d_c)  ->  R_STR(r_n) t_n."""
