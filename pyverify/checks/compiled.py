@@ -26,6 +26,7 @@ from .. import limits
 from ..registry import Check
 from . import dsl, vocabulary
 from .samplers import SAMPLERS, Sampler, SamplerError, parse_sampler
+from .samplers.base import TensorKwargs
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
            "**": operator.pow, "@": operator.matmul}
@@ -54,7 +55,7 @@ def reserved_names() -> dict[str, str]:
 class TorchBackend(dsl.Backend):
     special_forms = frozenset(vocabulary.SPECIAL_FORMS)
 
-    def __init__(self, ctx: dict, functions: Mapping[str, vocabulary.Function],
+    def __init__(self, ctx: TensorKwargs, functions: Mapping[str, vocabulary.Function],
                  randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
                  conventions: Mapping[str, str] | None = None, conditions: list | None = None):
         self.ctx = ctx
@@ -181,7 +182,7 @@ class Compiled:
     unbatchable: bool = field(default=False, compare=False)
 
     # ------------------------------------------------------------------ sampling
-    def init_theta(self, b: int, gen: torch.Generator, ctx: dict, degenerate: int = 0) -> dict[str, dict[str, torch.Tensor]]:
+    def init_theta(self, b: int, gen: torch.Generator, ctx: TensorKwargs, degenerate: int = 0) -> dict[str, dict[str, torch.Tensor]]:
         per_instance = sum(sampler_elements(s) for s in self.givens.values())
         try:
             limits.BATCH_ELEMENTS.check(b * per_instance, f"a batch of {b} instances")
@@ -196,7 +197,7 @@ class Compiled:
             theta[name] = th
         return theta
 
-    def draw_randoms(self, b: int, s: int, gen: torch.Generator, ctx: dict) -> dict[str, torch.Tensor]:
+    def draw_randoms(self, b: int, s: int, gen: torch.Generator, ctx: TensorKwargs) -> dict[str, torch.Tensor]:
         per_draw = sum(sampler_elements(r) for r in self.randoms.values())
         try:
             limits.BATCH_ELEMENTS.check(b * s * per_draw, f"{b} instances x {s} samples")
@@ -208,7 +209,7 @@ class Compiled:
         return {name: self.givens[name].value(theta[name]) for name in self.givens}
 
     # ------------------------------------------------------------------ evaluation
-    def _one(self, values: dict, randoms: dict, ctx: dict, keep_samples: bool) -> tuple:
+    def _one(self, values: dict, randoms: dict, ctx: TensorKwargs, keep_samples: bool) -> tuple:
         # the condition numbers only scale the default tolerance: an explicit `tol` needs none computed
         conditions: list[torch.Tensor] | None = [] if self.check.tol is None else None
         backend = TorchBackend(ctx, self.functions, randoms, keep_samples, self.conventions, conditions)
@@ -230,7 +231,7 @@ class Compiled:
         out.append(_conditioning(conditions, ctx))
         return tuple(out)
 
-    def evaluate(self, theta: dict, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
+    def evaluate(self, theta: dict, ctx: TensorKwargs, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
         """Batched: theta (B, ...) -> Sides with tensors (B, ...)."""
         values = self.values(theta)
         if not values and not randoms:
@@ -253,13 +254,13 @@ class Compiled:
             flat = tuple(torch.stack([o[j] for o in outs]) for j in range(len(outs[0])))
         return Sides(self, flat, values)
 
-    def evaluate_values(self, values: dict, ctx: dict) -> "Sides":
+    def evaluate_values(self, values: dict, ctx: TensorKwargs) -> "Sides":
         """One fixed instance given by its values (an example of the check; batch axis of 1), without vmap."""
         one = {n: (v[0] if isinstance(v, torch.Tensor) else {k: x[0] for k, x in v.items()}) for n, v in values.items()}
         flat = self._one(one, {}, ctx, False)
         return Sides(self, tuple(x.unsqueeze(0) for x in flat), values)
 
-    def evaluate_one(self, theta: dict, i: int, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
+    def evaluate_one(self, theta: dict, i: int, ctx: TensorKwargs, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
         """Instance i alone, without vmap (the independent re-check path); tensors keep a batch of 1."""
         th = {n: {k: v[i: i + 1] for k, v in t.items()} for n, t in theta.items()}
         values = self.values(th)
@@ -272,7 +273,7 @@ class Compiled:
 MAX_CONDITIONING = 1e6  # the tolerance grows with the conditioning up to this factor, no further
 
 
-def _conditioning(conditions: list | None, ctx: dict) -> torch.Tensor:
+def _conditioning(conditions: list | None, ctx: TensorKwargs) -> torch.Tensor:
     """The factor (0-d, in [1, MAX_CONDITIONING]) by which rounding in this instance's computation may
     exceed a well-conditioned one's: the largest condition number declared by the functions it called."""
     one = torch.ones((), **ctx)

@@ -17,7 +17,7 @@ checked against the implementation users run, not a second copy of the mathemati
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Callable
 
 import torch
@@ -98,15 +98,15 @@ def kappa(a: torch.Tensor, *_: Any) -> torch.Tensor:
     return s[..., 0] / s[..., -1]
 
 
-def _eye(ctx: dict, n: Any) -> torch.Tensor:
+def _eye(ctx: Mapping[str, Any], n: Any) -> torch.Tensor:
     return torch.eye(int(n), **ctx)
 
 
-def _zeros(ctx: dict, *shape: Any) -> torch.Tensor:
+def _zeros(ctx: Mapping[str, Any], *shape: Any) -> torch.Tensor:
     return torch.zeros(*[int(s) for s in shape], **ctx)
 
 
-def _ones(ctx: dict, *shape: Any) -> torch.Tensor:
+def _ones(ctx: Mapping[str, Any], *shape: Any) -> torch.Tensor:
     return torch.ones(*[int(s) for s in shape], **ctx)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 
 from ..checks.claim import CompiledClaim, RelationKind
-from .context import CPU64
+from .context import CPU64, NumericContext
 from .falsify import slice_instances
 from .scoring import score_sides
 
@@ -42,7 +42,7 @@ def count_models(compiled: CompiledClaim, seed: int = 0) -> tuple[int, int, int,
     return DRAWS, satisfied, nonzero, failed
 
 
-def _count_batch(compiled, theta: dict, randoms: dict | None, size: int, tol, ctx: dict, counts: list[int]) -> None:
+def _count_batch(compiled, theta: dict, randoms: dict | None, size: int, tol, ctx: NumericContext, counts: list[int]) -> None:
     """Add the batch's (satisfied, nonzero, failed) to ``counts``; a raising batch is halved."""
     try:
         with torch.no_grad():

@@ -72,7 +72,8 @@ class SearchJudge:
         return None
 
     def verdict(self, run: ClaimRun, searched: Searched) -> Outcome:
-        raise NotImplementedError
+        """The judge phase: the verdict from what the search found (pointwise and constant judges)."""
+        raise NotImplementedError(f"{type(self).__name__} decides in after_search")
 
 
 def run_search(judge: SearchJudge, run: ClaimRun) -> Outcome:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import torch
 
 from ..checks.compiled import Compiled
+from .context import NumericContext
 from .falsify import Candidate, ascend_step
 from .scoring import score_sides
 
@@ -32,7 +33,7 @@ class Polished:
     violation: Candidate | None  # the most violating instance met (score > 1), if any
 
 
-def polish(comp: Compiled, starts: dict[int, list[Candidate]], steps: int, ctx: dict, tol: float | None) -> Polished:
+def polish(comp: Compiled, starts: dict[int, list[Candidate]], steps: int, ctx: NumericContext, tol: float | None) -> Polished:
     """Maximise the tightness of each bound relation j from its starting instances ``starts[j]``.
 
     All relations climb in one batch (a row per start, its objective the ratio of its own relation):

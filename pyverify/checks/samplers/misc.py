@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .base import Param, Sampler, _radius
+from .base import Param, Sampler, TensorKwargs, _radius
 from .linalg import Vec
 
 
@@ -97,5 +97,5 @@ class Gaussian(Sampler):
     def shapes(self):
         return {}
 
-    def draw(self, b: int, s: int, gen: torch.Generator, ctx: dict) -> torch.Tensor:
+    def draw(self, b: int, s: int, gen: torch.Generator, ctx: TensorKwargs) -> torch.Tensor:
         return torch.randn((b, s, *self.shape()), generator=gen, **ctx)

@@ -13,7 +13,7 @@ from ...registry import Verdict
 from ..context import NumericContext
 from ..evidence import ExistenceWitness
 from ..falsify import SearchOutcome
-from ..pipeline import Searched, SearchJudge
+from ..pipeline import SearchJudge
 from ..result import Outcome, values_json
 from ..run import ClaimRun
 from ..scoring import score_sides
@@ -21,7 +21,8 @@ from ..scoring import score_sides
 
 class ExistenceJudge(SearchJudge):
     """After each assignment's search, the witness search on the same stream; the first non-trivial
-    witness decides."""
+    witness decides, and once every assignment was searched ``after_search`` does (no polishing, no
+    judge phase: a search outcome decides nothing more about existence)."""
 
     stops_early = False
     confirms = False
@@ -47,9 +48,6 @@ class ExistenceJudge(SearchJudge):
                            "relation: the existence claim is met by the unperturbed case and says nothing about "
                            "the perturbed one", None, (self.trivial,))
         return Outcome(Verdict.not_checkable, "the search found no witness (existence cannot be refuted by sampling)")
-
-    def verdict(self, run: ClaimRun, searched: Searched) -> Outcome:  # after_search always decides
-        raise AssertionError("unreachable")
 
 
 def witness(comp: Compiled, marker: Compiled | None, instances: int, ctx: NumericContext,
