@@ -44,11 +44,9 @@ def print_audit(audit: LeanAudit, sources_only: bool = False) -> None:
         print(f"  {f.kind}: [{f.claim or f.declaration}] {f.message}{where}")
     if audit.decisions:
         counts = Counter(d["verdict"] for d in audit.decisions)
-        print(f"hypotheses of {len(audit.decisions)} statements on real data: "
-              + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
-        for d in audit.decisions:
-            if d["verdict"] == "cannot-decide":
-                print(f"  cannot decide: [{d['claim'] or d['declaration']}] {d['reason']} ({d['file']}:{d['line']})")
+        print(f"hypotheses of {len(audit.decisions)} statements on real data, decided exactly: "
+              + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+              + (" (--format json gives each statement's decision and reason)" if counts["cannot-decide"] else ""))
     if audit.unknown_names:
         print(f"{len(audit.unknown_names)} external names not in the lean/mathlib-names lists")
         for n in audit.unknown_names:

@@ -1,0 +1,69 @@
+"""The Lean CI: one Lake configuration (lakefile.lean), a hosted workflow that runs Lean's standard
+action and `pyverify lean --build` on every push, and the gate that judges its JSON. pyverify's own
+CI (.ci/run) stays free of any Lean toolchain."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import yaml
+from conftest import REPO
+
+from pyverify.provers.lean.build import project_root
+
+GATE = REPO / "scripts" / "lean_ci_gate.py"
+
+
+def test_one_lake_configuration_in_lean_form():
+    assert (REPO / "lakefile.lean").exists() and not (REPO / "lakefile.toml").exists()
+    text = (REPO / "lakefile.lean").read_text()
+    assert '@ "v4.24.0"' in text and 'srcDir := "lean"' in text and "@[default_target]" in text
+    assert "⟨`autoImplicit, false⟩" in text
+    assert project_root(REPO / "lean") == REPO
+
+
+def test_workflow_builds_with_the_standard_action_on_every_push():
+    flow = yaml.safe_load((REPO / ".github" / "workflows" / "lean.yml").read_text())
+    triggers = flow[True] if True in flow else flow["on"]  # YAML 1.1 reads the key `on` as a boolean
+    assert "push" in triggers and triggers["push"] is None  # every push, every branch
+    steps = flow["jobs"]["lean"]["steps"]
+    action = next(s for s in steps if str(s.get("uses", "")).startswith("leanprover/lean-action@"))
+    assert action["with"]["use-mathlib-cache"] == "true" and action["with"]["build"] == "true"
+    runs = "\n".join(s.get("run", "") for s in steps)
+    assert "pyverify lean --build" in runs and "lean_ci_gate.py" in runs
+    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in runs
+    assert steps.index(action) < next(i for i, s in enumerate(steps) if "pyverify lean --build" in s.get("run", ""))
+
+
+def test_pyverify_ci_needs_no_lean_toolchain():
+    text = (REPO / ".ci" / "run").read_text()
+    assert not any(word in text for word in ("lake ", "elan", "lean-toolchain", "--build"))
+
+
+def _gate(audit: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(GATE)], input=json.dumps(audit), capture_output=True, text=True)
+
+
+BUILT = {"build_ran": True, "built": True, "build_errors": [], "input_problems": [], "mapping_problems": [],
+         "unknown_names": [], "claims": [{"formal": "checked"}, {"formal": "sorry"}],
+         "findings": [{"kind": "vacuity", "claim": "S4", "message": "vacuous"}]}
+
+
+def test_gate_passes_a_build_and_reports_findings_without_failing():
+    proc = _gate(BUILT)
+    assert proc.returncode == 0, proc.stdout
+    assert "checked 1, sorry 1" in proc.stdout and "finding (vacuity): [S4]" in proc.stdout
+
+
+def test_gate_fails_without_a_build_in_the_same_run_or_with_errors():
+    assert _gate({**BUILT, "build_ran": False, "built": False}).returncode == 1
+    assert _gate({**BUILT, "built": False}).returncode == 1
+    error = {"file": "lean/Pyverify/Rgat/LogMap.lean", "line": 131, "declaration": "Pyverify.Rgat.kLog",
+             "message": "failed to compile definition"}
+    proc = _gate({**BUILT, "built": False, "build_errors": [error]})
+    assert proc.returncode == 1 and "Pyverify.Rgat.kLog" in proc.stdout
+    assert _gate({**BUILT, "unknown_names": [{"name": "Foo.bar", "file": "x.lean", "line": 1}]}).returncode == 1
+    assert subprocess.run([sys.executable, str(GATE)], input="not json", capture_output=True,
+                          text=True).returncode == 2
