@@ -9,6 +9,8 @@ Statements are per query row `i`: `p : Fin n → ℝ` is the row `P_i·`, `S : F
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- Algebraic core of S7/S8: `y - ỹ = ∑_{j ∉ S} P_j v_j - (p⁻¹ - 1) ∑_{j ∈ S} P_j v_j`. -/
 theorem rowOut_sub_truncOut {E : Type*} [AddCommGroup E] [Module ℝ E] {n : ℕ}
     (p : Fin n → ℝ) (S : Finset (Fin n)) (v : Fin n → E) :
@@ -106,5 +108,7 @@ theorem truncation_bound : TruncationBoundStatement := by
     _ = 2 * Vmax * droppedMass p S := by
         rw [← mul_assoc, hcp]
         ring
+
+end
 
 end Pyverify.Rgat

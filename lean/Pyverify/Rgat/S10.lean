@@ -9,6 +9,8 @@ open scoped Quaternion
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- **S10**: the alignment energy `f(q) = ½ d_geo(q, r)²` of a target `r`. -/
 noncomputable def alignEnergy (r q : ℍ[ℝ]) : ℝ := dgeo q r ^ 2 / 2
 
@@ -53,5 +55,7 @@ def StructuralAlignmentStatement : Prop :=
 /-- **S11**. Not proved here. -/
 theorem structural_alignment : StructuralAlignmentStatement := by
   sorry
+
+end
 
 end Pyverify.Rgat
