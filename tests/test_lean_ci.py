@@ -67,3 +67,39 @@ def test_gate_fails_without_a_build_in_the_same_run_or_with_errors():
     assert _gate({**BUILT, "unknown_names": [{"name": "Foo.bar", "file": "x.lean", "line": 1}]}).returncode == 1
     assert subprocess.run([sys.executable, str(GATE)], input="not json", capture_output=True,
                           text=True).returncode == 2
+
+
+def _noncomputable_span(tokens) -> tuple[int, int] | None:
+    """Lines of the file's `noncomputable section` and of the anonymous `end` closing it (or the end
+    of the file when it stays open)."""
+    opened = next((t.line for k, t in enumerate(tokens[:-1])
+                   if t.text == "noncomputable" and tokens[k + 1].text == "section"
+                   and (k + 2 == len(tokens) or tokens[k + 2].line != tokens[k + 1].line)), None)
+    if opened is None:
+        return None
+    bare_ends = [t.line for k, t in enumerate(tokens) if t.text == "end" and t.line > opened
+                 and (k + 1 == len(tokens) or tokens[k + 1].line != t.line)]
+    return opened, (bare_ends[-1] if bare_ends else tokens[-1].line + 1)
+
+
+def test_every_definition_of_the_formalization_is_in_a_noncomputable_section():
+    """Division, inverses and Mathlib's ℝ instances are noncomputable: a definition over ℝ outside a
+    `noncomputable section` may fail to compile depending on the instance path (lean/Pyverify/Rgat/
+    LogMap.lean's `kLog` did). Every definition sits inside the file's `noncomputable section`."""
+    from pyverify.provers.lean.index import index_text
+    from pyverify.provers.lean.tokens import tokenize
+    outside = []
+    for path in sorted((REPO / "lean" / "Pyverify").rglob("*.lean")):
+        text = path.read_text()
+        span = _noncomputable_span(tokenize(text))
+        for d in index_text(text, str(path)):
+            if d.kind in ("def", "abbrev", "instance", "opaque") and (span is None or not span[0] < d.line < span[1]):
+                outside.append(f"{path.name}:{d.line} {d.name}")
+    assert outside == []
+
+
+def test_the_noncomputable_check_can_fail():
+    from pyverify.provers.lean.tokens import tokenize
+    assert _noncomputable_span(tokenize("namespace A\ndef x : ℝ := 1 / 2\nend A\n")) is None
+    span = _noncomputable_span(tokenize("namespace A\nnoncomputable section\ndef x : ℝ := 1\nend\ndef y : ℝ := 2\nend A\n"))
+    assert span == (2, 4)  # `y` (line 5) is outside
