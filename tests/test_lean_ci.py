@@ -103,3 +103,24 @@ def test_the_noncomputable_check_can_fail():
     assert _noncomputable_span(tokenize("namespace A\ndef x : ℝ := 1 / 2\nend A\n")) is None
     span = _noncomputable_span(tokenize("namespace A\nnoncomputable section\ndef x : ℝ := 1\nend\ndef y : ℝ := 2\nend A\n"))
     assert span == (2, 4)  # `y` (line 5) is outside
+
+
+def _table_script():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("lean_formal_table", REPO / "scripts" / "lean_formal_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_table_of_the_formal_side_is_the_audit_output(tmp_path, monkeypatch):
+    script = _table_script()
+    current = script.table()
+    monkeypatch.setattr(script, "table", lambda: current)  # computed once (the audit takes seconds)
+    assert script.main(["--check"]) == 0  # README.md carries exactly what the audit computes now
+    monkeypatch.setattr(script, "ROOT", tmp_path)  # another README; the figures still come from the repo
+    (tmp_path / "README.md").write_text(f"x\n{script.BEGIN}\n| stale | 1 |\n{script.END}\n")
+    assert script.main(["--check"]) == 1
+    assert script.main(["--write"]) == 0 and script.main(["--check"]) == 0
+    (tmp_path / "README.md").write_text("no markers\n")
+    assert script.main(["--check"]) == 2
