@@ -284,7 +284,7 @@ needs a norm on the rings; matrices carry none canonically, so Mathlib's operato
 `Matrix.exp_add_of_commute` does: the statements keep the default topology of `Matrix`. -/
 
 /-- Reindexing square matrices along `e`, as a ring homomorphism. -/
-def reindexRingHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
+def realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
     (e : ι ≃ κ) : Matrix ι ι ℝ →+* Matrix κ κ ℝ where
   toFun M := M.submatrix e.symm e.symm
   map_one' := Matrix.submatrix_one_equiv e.symm
@@ -292,23 +292,23 @@ def reindexRingHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [D
   map_zero' := rfl
   map_add' _ _ := rfl
 
-theorem continuous_reindexRingHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ]
-    [DecidableEq κ] (e : ι ≃ κ) : Continuous (reindexRingHom e) := by
+theorem continuous_realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ]
+    [DecidableEq κ] (e : ι ≃ κ) : Continuous (realReindexHom e) := by
   show Continuous (fun M : Matrix ι ι ℝ => M.submatrix e.symm e.symm)
   exact continuous_id.matrix_submatrix _ _
 
 /-- `exp` commutes with reindexing: `exp (M.submatrix e⁻¹ e⁻¹) = (exp M).submatrix e⁻¹ e⁻¹`. -/
-theorem exp_submatrix_equiv {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
+theorem exp_real_submatrix_equiv {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
     (e : ι ≃ κ) (M : Matrix ι ι ℝ) :
     NormedSpace.exp ℝ (M.submatrix e.symm e.symm) =
       (NormedSpace.exp ℝ M).submatrix e.symm e.symm := by
-  have h : reindexRingHom e (NormedSpace.exp ℝ M) = NormedSpace.exp ℝ (reindexRingHom e M) := by
+  have h : realReindexHom e (NormedSpace.exp ℝ M) = NormedSpace.exp ℝ (realReindexHom e M) := by
     open scoped Matrix.Norms.Operator in
-    exact NormedSpace.map_exp ℝ (reindexRingHom e) (continuous_reindexRingHom e) M
+    exact NormedSpace.map_exp ℝ (realReindexHom e) (continuous_realReindexHom e) M
   exact h.symm
 
 /-- `(A, B) ↦ fromBlocks A 0 0 B`, as a ring homomorphism from the product ring. -/
-def blockRingHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ] :
+def diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ] :
     Matrix ι ι ℝ × Matrix κ κ ℝ →+* Matrix (ι ⊕ κ) (ι ⊕ κ) ℝ where
   toFun p := fromBlocks p.1 0 0 p.2
   map_one' := Matrix.fromBlocks_one
@@ -321,21 +321,21 @@ def blockRingHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ] [Dec
     show fromBlocks (p.1 + q.1) 0 0 (p.2 + q.2) = fromBlocks p.1 0 0 p.2 + fromBlocks q.1 0 0 q.2
     simp only [Matrix.fromBlocks_add, add_zero]
 
-theorem continuous_blockRingHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ]
-    [DecidableEq κ] : Continuous (blockRingHom ι κ) := by
+theorem continuous_diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ]
+    [DecidableEq κ] : Continuous (diagBlocksHom ι κ) := by
   show Continuous (fun p : Matrix ι ι ℝ × Matrix κ κ ℝ => fromBlocks p.1 0 0 p.2)
   exact continuous_fst.matrix_fromBlocks continuous_const continuous_const continuous_snd
 
-/-- `exp (A ⊕ B) = exp A ⊕ exp B` for two diagonal blocks (through `blockRingHom` and the
+/-- `exp (A ⊕ B) = exp A ⊕ exp B` for two diagonal blocks (through `diagBlocksHom` and the
 exponential of the product ring, which is taken componentwise). -/
-theorem exp_fromBlocks_zero {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
+theorem exp_real_fromBlocks_diag {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
     (A : Matrix ι ι ℝ) (B : Matrix κ κ ℝ) :
     NormedSpace.exp ℝ (fromBlocks A 0 0 B) =
       fromBlocks (NormedSpace.exp ℝ A) 0 0 (NormedSpace.exp ℝ B) := by
-  have hmap : blockRingHom ι κ (NormedSpace.exp ℝ (A, B)) =
-      NormedSpace.exp ℝ (blockRingHom ι κ (A, B)) := by
+  have hmap : diagBlocksHom ι κ (NormedSpace.exp ℝ (A, B)) =
+      NormedSpace.exp ℝ (diagBlocksHom ι κ (A, B)) := by
     open scoped Matrix.Norms.Operator in
-    exact NormedSpace.map_exp ℝ (blockRingHom ι κ) (continuous_blockRingHom ι κ) (A, B)
+    exact NormedSpace.map_exp ℝ (diagBlocksHom ι κ) (continuous_diagBlocksHom ι κ) (A, B)
   have hfst : (NormedSpace.exp ℝ (A, B)).1 = NormedSpace.exp ℝ A := by
     open scoped Matrix.Norms.Operator in
     exact Prod.fst_exp ℝ (A, B)
@@ -343,8 +343,8 @@ theorem exp_fromBlocks_zero {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Finty
     open scoped Matrix.Norms.Operator in
     exact Prod.snd_exp ℝ (A, B)
   calc NormedSpace.exp ℝ (fromBlocks A 0 0 B)
-      = NormedSpace.exp ℝ (blockRingHom ι κ (A, B)) := rfl
-    _ = blockRingHom ι κ (NormedSpace.exp ℝ (A, B)) := hmap.symm
+      = NormedSpace.exp ℝ (diagBlocksHom ι κ (A, B)) := rfl
+    _ = diagBlocksHom ι κ (NormedSpace.exp ℝ (A, B)) := hmap.symm
     _ = fromBlocks (NormedSpace.exp ℝ (A, B)).1 0 0 (NormedSpace.exp ℝ (A, B)).2 := rfl
     _ = fromBlocks (NormedSpace.exp ℝ A) 0 0 (NormedSpace.exp ℝ B) := by rw [hfst, hsnd]
 
@@ -352,7 +352,7 @@ theorem exp_fromBlocks_zero {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Finty
 theorem mexp_dsum {a b : ℕ} (M₁ : Matrix (Fin a) (Fin a) ℝ) (M₂ : Matrix (Fin b) (Fin b) ℝ) :
     mexp (dsum M₁ M₂) = dsum (mexp M₁) (mexp M₂) := by
   unfold mexp dsum
-  rw [exp_submatrix_equiv finSumFinEquiv, exp_fromBlocks_zero]
+  rw [exp_real_submatrix_equiv finSumFinEquiv, exp_real_fromBlocks_diag]
 
 /-! ## Small algebraic facts shared by the tiers -/
 

@@ -306,7 +306,7 @@ theorem conj_genSum_block : ConjGenSumStatement :=
 
 /-! ### T2.6, T2.7 -/
 
-/-- `exp(⊕_u θ_u J) = ⊕_u R_2(θ_u)`: through the reindexing (`exp_submatrix_equiv`),
+/-- `exp(⊕_u θ_u J) = ⊕_u R_2(θ_u)`: through the reindexing (`exp_real_submatrix_equiv`),
 Mathlib's `Matrix.exp_blockDiagonal`, and the exponential of a product of rings taken factorwise
 (`Pi.exp_def`, under Mathlib's operator norm on the factors). -/
 theorem mexp_planeBlocks {m : ℕ} (θ : Fin m → ℝ) : mexp (planeBlocks θ) = rotBlocks θ := by
@@ -315,7 +315,9 @@ theorem mexp_planeBlocks {m : ℕ} (θ : Fin m → ℝ) : mexp (planeBlocks θ) 
     open scoped Matrix.Norms.Operator in
     exact Pi.exp_def ℝ _
   unfold planeBlocks rotBlocks R2 mexp
-  rw [exp_submatrix_equiv finProdFinEquiv, Matrix.exp_blockDiagonal ℝ, hpi]
+  rw [exp_real_submatrix_equiv finProdFinEquiv, Matrix.exp_blockDiagonal ℝ]
+  exact congrArg (fun v : Fin m → Matrix (Fin 2) (Fin 2) ℝ =>
+    (blockDiagonal v).submatrix finProdFinEquiv.symm finProdFinEquiv.symm) hpi
 
 /-- The exponential of the block normal form: `exp((⊕_u θ_u J) ⊕ 0) = (⊕_u R_2(θ_u)) ⊕ I`. -/
 theorem mexp_jointBlockForm {m dnull : ℕ} (θ : Fin m → ℝ) :
