@@ -73,6 +73,14 @@ def test_the_corpus_is_read_whole_by_the_project_index():
     assert not idx.errors and len(idx.declarations) == 7 + 7 + 23
 
 
+def test_dependencies_in_hidden_folders_are_not_the_project(tmp_path):
+    (tmp_path / "Mine.lean").write_text("theorem mine : True := trivial\n")
+    dep = tmp_path / ".lake" / "packages" / "mathlib"
+    dep.mkdir(parents=True)
+    (dep / "Big.lean").write_text("theorem theirs : True := trivial\n")
+    assert [d.name for d in index(tmp_path).declarations] == ["mine"]
+
+
 @pytest.mark.parametrize("text, message", [
     ("namespace A\ntheorem t : True := trivial\nend A.B\n", "line 3: `end A.B` without an open"),
     ("namespace A.B\nend A.C\n", "line 2: `end A.C` closes namespace A.B"),

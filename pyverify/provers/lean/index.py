@@ -177,8 +177,13 @@ class LeanIndex:
 
 
 def index(root: Path, shown_relative_to: Path | None = None) -> LeanIndex:
-    """Every declaration of the ``.lean`` files under ``root`` (a folder or one file)."""
-    files = [root] if root.is_file() else sorted(root.rglob("*.lean")) if root.exists() else []
+    """Every declaration of the ``.lean`` files under ``root`` (a folder or one file). Hidden folders
+(``.lake/`` with the dependencies' sources, ``.git/``) belong to no project's own sources and are skipped."""
+    if root.is_file():
+        files = [root]
+    else:
+        files = sorted(p for p in root.rglob("*.lean") if not any(
+            part.startswith(".") for part in p.relative_to(root).parts[:-1])) if root.exists() else []
     decls: list[Declaration] = []
     errors: list[str] = []
     for path in files:
