@@ -33,7 +33,8 @@ def test_workflow_builds_with_the_standard_action_on_every_push():
     assert action["with"]["use-mathlib-cache"] == "true" and action["with"]["build"] == "true"
     runs = "\n".join(s.get("run", "") for s in steps)
     assert "pyverify lean --build" in runs and "lean_ci_gate.py" in runs
-    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in runs
+    assert "--requirement requirements/lock.txt --extra-index-url https://download.pytorch.org/whl/cpu" in runs
+    assert "--no-deps" in runs  # nothing resolved beyond the lock
     assert steps.index(action) < next(i for i, s in enumerate(steps) if "pyverify lean --build" in s.get("run", ""))
 
 
