@@ -14,7 +14,7 @@ import networkx as nx
 from grandalf.graphs import Edge, Graph, Vertex
 from grandalf.layouts import SugiyamaLayout
 
-NODE_W, NODE_H = 150.0, 22.0
+NODE_W, NODE_H = 150.0, 30.0
 LAYER_GAP = 70.0     # horizontal room between two layers, for the edges
 ROW_GAP = 8.0        # vertical room between two nodes of one layer
 COMPONENT_GAP = 40.0
