@@ -153,6 +153,14 @@ def _endangering(claim: dict) -> list[dict]:
             if p.get("correction_verdict") not in HOLDING and p.get("severity") not in HARMLESS_SEVERITIES]
 
 
+def _group_by_premises(items: list[tuple[str, list[dict]]]) -> list[tuple[list[str], list[dict]]]:
+    """Endangered conclusions that rest on the same false premises, said once: [(conclusions, premises)]."""
+    groups: dict[tuple[str, ...], tuple[list[str], list[dict]]] = {}
+    for cid, premises in items:
+        groups.setdefault(tuple(p["id"] for p in premises), ([], premises))[0].append(cid)
+    return list(groups.values())
+
+
 def _relative(target: Path, base: Path | None) -> str | None:
     """A link from the page's folder to a file of the project, or None when the file is not there."""
     if base is None or not target.is_file():
@@ -250,7 +258,7 @@ def render(report: dict, views: dict[str, layout_mod.GraphLayout] | None = None,
         "formal": sorted({c.get("formal") or "none" for c in report["claims"]}),
     }
     drawings = {name: svg.graph(name, placed, by_id) for name, placed in views.items()}
-    endangered = {doc: [(cid, _endangering(by_id[cid])) for cid in ids if cid in by_id]
+    endangered = {doc: _group_by_premises([(cid, _endangering(by_id[cid])) for cid in ids if cid in by_id])
                   for doc, ids in _endangered(report).items()}
     # the claims that run a function themselves, apart from those that run only what a class calls
     implementation = [{**e, "direct": [r for r in e.get("claims", []) if not r.get("via")],
