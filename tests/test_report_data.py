@@ -142,7 +142,7 @@ def test_evidence_reports_only_the_relations_that_fail():
 
 
 def test_order_constant_and_holds_evidence():
-    order = {"param": "eps", "values": [0.1, 0.01], "claimed": 2.0, "direction": "zero", "measured_min": 0.95,
+    order = {"param": "eps", "values": [0.1, 0.01], "claimed": 2.0, "direction": "zero", "measured_worst": 0.95, "measured_min": 0.95,
              "measured_median": 0.98, "measured_max": 1.0, "leading_constant": 33.2}
     refuted = {"verdict": "refuted", "details": {"order": order},
                "witness": {"param": "eps", "slopes": [0.95], "series": [[1e-3, 1e-4]]}}

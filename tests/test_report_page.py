@@ -112,3 +112,43 @@ def test_every_statement_and_title_of_the_registry_renders_without_latex_source(
     shown = {cid: _text(mathml.statement(c.statement)) + _text(mathml.title(c.title)) for cid, c in registry.claims.items()}
     assert {cid: t for cid, t in shown.items() if "\\" in t} == {}
     assert [cid for cid, c in registry.claims.items() if 'class="latex"' in str(mathml.statement(c.statement))] == []
+
+
+def test_the_figure_check_finds_a_planted_contradiction(tmp_path):
+    """The check of test_report_in_use (point 12) on figures made here: consistent ones pass; a holding
+    bound drawn beyond 1, a constant claim among the bounds, an order figure whose worst instance
+    contradicts the verdict, and a constant figure without the verdict's choice are each caught."""
+    import xml.etree.ElementTree as ET
+
+    from pyverify.report import plots
+    from report_figures import claim_figure_contradictions, tightness_contradictions
+
+    def parse(path: str) -> ET.Element:
+        return ET.parse(tmp_path / path).getroot()
+
+    claims = {"A": {"verdict": "holds", "details": {"tightness": 0.5}},
+              "B": {"verdict": "holds", "details": {"tightness": 1112.7, "constants": [{}]}},
+              "C": {"verdict": "refuted", "details": {"tightness": 3.0}}}
+    honest = parse(plots.tightness_plot([("A", 0.5, "holds"), ("C", 3.0, "refuted")], tmp_path))
+    assert tightness_contradictions(honest, claims) == []
+    planted = parse(plots.tightness_plot([("A", 0.5, "holds"), ("B", 1112.7, "holds")], tmp_path))
+    assert any("B is holds but its bar crosses 1" in p for p in tightness_contradictions(planted, claims))
+    assert any("constant claim" in p for p in tightness_contradictions(planted, claims))
+
+    order = {"param": "eps", "values": [0.1, 0.05, 0.025], "claimed": 3.0, "direction": "zero", "exact": False,
+             "tolerance": 0.25, "measured_worst": 2.0, "measured_median": 2.0, "measured_min": 2.0, "measured_max": 2.0,
+             "series": [[1e-2, 2.5e-3, 6.25e-4]]}
+    figure = parse(plots.order_plot("S", order, tmp_path))
+    assert claim_figure_contradictions("S", "order", figure, {"verdict": "refuted", "details": {"order": order}}) == []
+    assert claim_figure_contradictions("S", "order", figure, {"verdict": "holds", "details": {"order": order}})
+    lying = {**order, "series": [[1e-2, 1.25e-3, 1.5625e-4]]}   # order 3 drawn, order 2 reported
+    assert claim_figure_contradictions("S", "order", parse(plots.order_plot("S", lying, tmp_path)),
+                                       {"verdict": "refuted", "details": {"order": order}})
+
+    entry = {"relation": "a <= b", "constant": 0.4, "chosen": {"C1": 0},
+             "by_size": [{"dims": {"t": t, "C1": c}, "ratio": r} for t, c, r in
+                         [(1, 0, 0.4), (4, 0, 0.39), (1, 1, 5.0), (4, 1, 80.0)]]}
+    figure = parse(plots.constants_plot("K", [entry], tmp_path))
+    assert claim_figure_contradictions("K", "constants", figure, {"verdict": "holds", "details": {"constants": [entry]}}) == []
+    other_choice = {**entry, "chosen": {"C1": 1}}
+    assert claim_figure_contradictions("K", "constants", figure, {"verdict": "holds", "details": {"constants": [other_choice]}})

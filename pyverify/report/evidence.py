@@ -176,7 +176,7 @@ def _order(order: dict, witness: dict | None) -> list[str]:
     if order.get("measured") is None and "measured_median" not in order:
         return [f"The quantity is below rounding at every parameter value: faster than the claimed order {num(order.get('claimed'))}."]
     param, towards_zero = order.get("param"), order.get("direction") == "zero"
-    worst = order.get("measured_worst", order["measured_min"] if towards_zero else order["measured_max"])
+    worst = order["measured_worst"]
     measured = orders_text(worst, order["measured_median"], order["measured_min"], order["measured_max"])
     out = [f"Measured order {measured} as {param} → {'0' if towards_zero else '∞'}, "
            f"where the claim says {num(order['claimed'])}; leading constant at most {num(order['leading_constant'])}."]

@@ -12,9 +12,11 @@ import base64
 import json
 import os
 import re
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 from markupsafe import Markup
@@ -41,7 +43,6 @@ FIGURE_TEXT = {
     "random-feature-variance": "Variance of the positive random-feature estimate of the softmax kernel against "
                                "the number of features, i.i.d. against orthogonal draws, with the i.i.d. closed form.",
 }
-
 
 
 def _environment() -> jinja2.Environment:
@@ -121,7 +122,7 @@ def _figure_text(name: str, claim: dict | None) -> str:
         return name
     details = (claim or {}).get("details") or {}
     order = details.get("order") or {}
-    worst = order.get("measured_worst", order.get("measured_min") if order.get("direction") == "zero" else order.get("measured_max"))
+    worst = order.get("measured_worst")
     chosen = [e["chosen"] for e in details.get("constants", []) if e.get("chosen")]
     fields = {"id": (claim or {}).get("id", ""), "param": order.get("param", "the parameter"),
               "claimed": order.get("claimed", "?"), "worst": f"{worst:.4g}" if isinstance(worst, float) else "?",
@@ -175,32 +176,30 @@ def _links(claim: dict, report: dict, base: Path | None) -> dict[str, str]:
         link = _relative(PROJECT_ROOT / file, base) if file else None
         if link:
             out[key] = link
-    locator = claim.get("locator") or ""
+    # the first of the document's files that mentions the locator, else its first file
     for name in (report.get("documents", {}).get(claim.get("document"), {}) or {}).get("files", []):
         link = _relative(DOCUMENTS_FOLDER / name, base)
-        if link:
-            # a text fragment scrolls to the locator's first mention in the document where browsers support it
-            fragment = _locator_fragment(DOCUMENTS_FOLDER / name, locator)
-            out.setdefault("document", link + fragment)
-            if fragment:
-                out["document"] = link + fragment
-                break
+        if not link:
+            continue
+        fragment = _locator_fragment(DOCUMENTS_FOLDER / name, claim.get("locator") or "")
+        out["document"] = link + fragment if fragment else out.get("document", link)
+        if fragment:
+            break
     return out
 
 
-_DOCUMENT_TEXT: dict[Path, str] = {}
+@lru_cache(maxsize=None)
+def _document_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def _locator_fragment(path: Path, locator: str) -> str:
-    """``#:~:text=...`` for the locator's first words when the document contains them, else ''."""
+    """A text fragment (``#:~:text=``) that scrolls to the locator's first mention in the document, where
+    browsers support it; '' when the document does not contain the locator's first words."""
     head = re.split(r"[,;(]", locator)[0].strip()
-    if len(head) < 3:
+    if len(head) < 3 or head not in _document_text(path):
         return ""
-    if path not in _DOCUMENT_TEXT:
-        _DOCUMENT_TEXT[path] = path.read_text(encoding="utf-8", errors="replace")
-    if head not in _DOCUMENT_TEXT[path]:
-        return ""
-    return "#:~:text=" + re.sub(r"[^A-Za-z0-9._~ ]", lambda m: f"%{ord(m.group()):02X}", head).replace(" ", "%20")
+    return "#:~:text=" + quote(head, safe="").replace("-", "%2D")   # '-' delimits a text fragment's parts
 
 
 def _search_text(claim: dict, report: dict, backs: dict[str, set[str]]) -> str:

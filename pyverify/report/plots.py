@@ -67,14 +67,11 @@ def order_plot(claim_id: str, order: dict, out: Path) -> str | None:
     values, series = order.get("values"), order.get("series")
     if not values or not series:
         return None
-    worst = order.get("measured_worst", order["measured_min"] if order.get("direction") == "zero" else order["measured_max"])
-    ranked = "series_slopes" in order   # older reports: the first instances, in no order
+    worst = order["measured_worst"]
     fig, ax = plt.subplots(figsize=(4.2, 3.0))
-    for i, ys in enumerate(series):
-        first = i == 0 and ranked
-        (line,) = ax.loglog(values, ys, "o-", lw=2 if first else 1, ms=3, color="#d1242f" if first else None,
-                            label=(f"worst instance: order {worst:.3f}" if first else
-                                   "other instances" if i == (1 if ranked else 0) else None))
+    for i, ys in enumerate(series):   # the engine puts the instance the verdict rests on first
+        (line,) = ax.loglog(values, ys, "o-", lw=2 if i == 0 else 0.8, ms=3, color="#1f2328" if i == 0 else "#8c959f",
+                            label=f"worst instance: order {worst:.3f}" if i == 0 else "other instances" if i == 1 else None)
         line.set_gid(f"series-{i}")
     claimed = float(order["claimed"])
     anchor_x, anchor_y = values[0], max(ys[0] for ys in series)
@@ -88,7 +85,7 @@ def order_plot(claim_id: str, order: dict, out: Path) -> str | None:
     ax.legend(fontsize=7)
     plotted = {"kind": "order", "claim": claim_id, "values": values, "series": series, "claimed": claimed,
                "direction": order.get("direction"), "exact": order.get("exact"), "tolerance": order.get("tolerance"),
-               "worst": worst if ranked else None}
+               "worst": worst}
     return _save(fig, out, f"{file_stem(claim_id)}-order.svg", plotted)
 
 

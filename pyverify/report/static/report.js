@@ -333,7 +333,21 @@
   clearFocusButton.onclick = clearFocus;
 
   // ---------------------------------------------------------------- the claim panel, the address bar, history
-  const panelOf = (id) => document.querySelector(`.claim-panel[data-id="${esc(id)}"]`);
+  // Each claim's panel waits in a <template> (inert: a page holding all of them in its document is
+  // many times slower to print and to lay out) and is put in the panel when opened.
+  const figureStore = JSON.parse(document.getElementById("figure-store").textContent);
+  const templateOf = (id) => document.querySelector(`template.claim-template[data-id="${esc(id)}"]`);
+  function panelOf(id) {
+    const open = panel.querySelector(`.claim-panel[data-id="${esc(id)}"]`);
+    if (open) return open;
+    const template = templateOf(id);
+    if (!template) return null;
+    const article = template.content.firstElementChild.cloneNode(true);
+    // a claim's figures: each image is in the page once (a report-wide figure is shown with many claims)
+    article.querySelectorAll("img[data-figure]").forEach((img) => { img.src = figureStore[img.dataset.figure] || ""; });
+    panel.append(article);
+    return article;
+  }
   function markSelected(id) {
     document.querySelectorAll(".node.selected").forEach((n) => n.classList.remove("selected"));
     document.querySelectorAll(".edge.near").forEach((e) => e.classList.remove("near"));
@@ -344,7 +358,7 @@
   function openPanel(id, { push = false, centre: centreNode = false } = {}) {
     const article = panelOf(id);
     if (!article) return;
-    document.querySelectorAll(".claim-panel").forEach((p) => { p.hidden = p !== article; });
+    panel.querySelectorAll(".claim-panel").forEach((p) => { if (p !== article) p.remove(); });
     document.getElementById("panel-empty").hidden = true;
     state.selected = id;
     markSelected(id);
@@ -375,7 +389,7 @@
   function closePanel({ push = false } = {}) {
     const id = state.selected;
     if (!id) return;
-    document.querySelectorAll(".claim-panel").forEach((p) => { p.hidden = true; });
+    panel.querySelectorAll(".claim-panel").forEach((p) => p.remove());
     document.getElementById("panel-empty").hidden = false;
     state.selected = null;
     markSelected(null);
@@ -431,17 +445,14 @@
   // often pages of numbers, stays folded: its summary line says it is there)
   const openedForPrint = [];
   window.addEventListener("beforeprint", () => {
-    document.querySelectorAll(".claim-panel:not([hidden]) details:not([open]):not(.witness)").forEach((d) => { d.open = true; openedForPrint.push(d); });
+    panel.querySelectorAll(".claim-panel details:not([open]):not(.witness)").forEach((d) => { d.open = true; openedForPrint.push(d); });
   });
   window.addEventListener("afterprint", () => { openedForPrint.splice(0).forEach((d) => { d.open = false; }); });
 
   // ---------------------------------------------------------------- start
-  // a claim's figures: each image is in the page once (a report-wide figure is shown with many claims)
-  const figureStore = JSON.parse(document.getElementById("figure-store").textContent);
-  document.querySelectorAll("img[data-figure]").forEach((img) => { img.src = figureStore[img.dataset.figure] || ""; });
   applyFilters(true);
   const initial = claimFromHash();
-  if (initial && panelOf(initial)) {
+  if (initial && templateOf(initial)) {
     graphSection.scrollIntoView({ block: "start" });
     openPanel(initial, { centre: true });
   }
