@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 from .atomic import write_text_atomic
@@ -119,13 +120,30 @@ class OutputPathError(ValueError):
 
 
 def _output_file(path: str | None) -> None:
-    """A file to write: its folder is created; a folder in its place is refused."""
+    """A file to write: its folder is created and shown to take a file before any work is done; a
+    folder in its place is refused."""
     if path is None:
         return
     target = Path(path)
-    if target.is_dir():
+    if not path or target.is_dir():
         raise OutputPathError(f"--out {path}: is a folder; give a file name")
     _make_folder(target.parent, path)
+    try:  # a real write: permissions, a read-only mount, a full disk
+        probe = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".probe")
+        probe.close()
+    except OSError as exc:
+        raise OutputPathError(f"--out {path}: cannot write in the folder {target.parent}: {exc.strerror or exc}") from None
+
+
+def _write_output(path: str, text: str) -> int:
+    """The final write of an --out file; EXIT_INPUT (naming the path) when it fails, so that a job that
+    reads the file later does not go on without it."""
+    try:
+        write_text_atomic(path, text)
+    except OSError as exc:
+        print(f"pyverify: --out {path}: the result could not be written: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
+    return EXIT_OK
 
 
 def _output_folder(path: str) -> None:
@@ -158,8 +176,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress, args.tightness_seeds)
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
                "claims": [_with_severity(r.as_dict(), reg.claims[r.id]) for r in results]}
-    if args.out:
-        write_text_atomic(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n")
+    written = _write_output(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n") if args.out else EXIT_OK
     if args.pin_witness:
         _pin_witnesses(reg, results)
     if args.format == "json":
@@ -178,6 +195,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         unrev = sum(r.expect is None for r in results)
         print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
               + f"; {mism} differ from expect; {unrev} unreviewed")
+    if written != EXIT_OK:
+        return written
     return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
 
 
@@ -381,9 +400,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
     _output_file(args.out)
     text = json.dumps(claim_file_schema(), indent=1)
     if args.out:
-        write_text_atomic(args.out, text + "\n")
-    else:
-        print(text)
+        return _write_output(args.out, text + "\n")
+    print(text)
     return EXIT_OK
 
 

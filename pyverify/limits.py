@@ -68,10 +68,11 @@ CLAIM_MEMORY = Cap("bytes of memory per claim (beyond the process's size when th
 FILE_BYTES = Cap("bytes per registry file", "PYVERIFY_MAX_FILE_BYTES", 8e6)
 YAML_NODES = Cap("YAML nodes per registry file (aliases expanded)", "PYVERIFY_MAX_YAML_NODES", 1e6)
 YAML_DEPTH = Cap("levels of YAML nesting", "PYVERIFY_MAX_YAML_DEPTH", 64)
+YAML_ALIASES = Cap("YAML alias references per registry file", "PYVERIFY_MAX_YAML_ALIASES", 1000)
 ID_LENGTH = 64  # characters of a claim id: an id is a label, not a payload
 
 ALL = (ELEMENTS, BATCH_ELEMENTS, ASSIGNMENTS, SAMPLES, REDUCTION_STEPS, POWER_DIGITS, SYMBOLIC_DIM,
-       CLAIM_SECONDS, FILE_BYTES, YAML_NODES, YAML_DEPTH)
+       CLAIM_SECONDS, FILE_BYTES, YAML_NODES, YAML_DEPTH, YAML_ALIASES)
 
 
 def power_digits(base: float, exponent: float) -> float:

@@ -114,6 +114,40 @@ def test_out_file_and_schema(capsys, tmp_path):
     assert code == 0 and json.loads(out)["properties"]["claims"]
 
 
+def test_out_into_a_missing_folder_is_written(capsys, tmp_path):
+    out_file = tmp_path / "not" / "yet" / "r.json"
+    code, out, _ = run(capsys, "check", "P.unsat-range", "--registry", PLANTED, "--budget", "quick", "--out", str(out_file))
+    assert code == 0 and json.loads(out_file.read_text())["claims"][0]["verdict"] == "vacuous"
+
+
+def test_out_that_cannot_be_written_fails_before_the_run(capsys, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code, out, err = run(capsys, "check", "P.unsat-range", "--registry", PLANTED, "--budget", "quick",
+                         "--out", str(blocker / "r.json"))
+    assert code == 2 and f"--out {blocker / 'r.json'}" in err and "vacuous" not in out  # nothing ran
+
+
+def test_a_failed_final_write_exits_2_naming_the_path_and_keeps_the_verdicts(capsys, tmp_path, monkeypatch):
+    import shutil
+
+    import pyverify.engine as engine
+
+    folder = tmp_path / "gone"
+    original = engine.check_claims
+
+    def check_then_lose_the_folder(*args, **kwargs):
+        results = original(*args, **kwargs)
+        shutil.rmtree(folder)  # a cleaner, a full disk, an unmounted share: the final write fails
+        return results
+
+    monkeypatch.setattr(engine, "check_claims", check_then_lose_the_folder)
+    code, out, err = run(capsys, "check", "P.unsat-range", "--registry", PLANTED, "--budget", "quick",
+                         "--out", str(folder / "r.json"))
+    assert code == 2 and f"--out {folder / 'r.json'}: the result could not be written" in err
+    assert "P.unsat-range" in out and "vacuous" in out  # the verdicts are still shown
+
+
 def test_a_check_that_does_not_compile_is_an_input_error_at_load(capsys, make_registry):
     # found by validation before anything runs: exit 2, file:line of the `given` entry and the claim id
     extra = "check:\n  given:\n    x: 'vec(3, hii=4)'\n  assert: 'x == x'\n"

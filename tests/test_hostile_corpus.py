@@ -60,11 +60,24 @@ CASES: list[tuple[str, str, str, int, list[str]]] = [
     ("expression-too-many-nodes", checked("x: 'vec(3)'", " + ".join(["x[0]"] * 400) + " >= 0"), "check", 2, ["[C1]", "too large"]),
     ("expression-nested-parens", checked("x: 'vec(3)'", "(" * 300 + "x[0]" + ")" * 300 + " >= 0"), "check", 2, ["[C1]"]),
     ("expression-nested-unary", checked("x: 'vec(3)'", "-" * 3000 + "x[0] >= 0"), "check", 2, ["[C1]", "nested too deeply"]),
+    ("sampler-unary-minus-run", checked("x: 'vec(" + "-" * 100000 + "3)'", "x == x"), "check", 2, ["FILE:13:", "[C1]", "longer than 1000 characters"]),
+    ("sampler-unary-minus-900", checked("x: 'vec(" + "-" * 900 + "3)'", "x == x"), "check", 2, ["FILE:13:", "[C1]", "nested deeper than 20 levels"]),
+    ("sampler-nested-lists", checked("x: 'vec(3, lo=" + "[" * 150 + "]" * 150 + ")'", "x == x"), "check", 2, ["FILE:13:", "[C1]", "nested"]),
     ("symbolic-huge-dimension", checked("A: 'mat(d)'", "A + A == 2 * A", "dims: {d: [3, 500]}\nsymbolic: {dims: {d: 500}}"), "check", 2, ["FILE:", "[C1]", "symbolic", "PYVERIFY_MAX_SYMBOLIC_DIM"]),
     ("cycle-of-14", HEADER + "".join(claim(cid=f"C{i}", deps=", ".join(f"C{j}" for j in range(14) if j != i)) for i in range(14)), "graph --check", 1, ["strongly connected component", "14 claims"]),
-    # --- the loader
-    ("yaml-nested-20000", "claims: " + "[" * 20000 + "]" * 20000 + "\n", "list", 2, ["FILE:1:", "levels of YAML nesting", "PYVERIFY_MAX_YAML_DEPTH"]),
-    ("yaml-nested-mappings", "claims: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n", "list", 2, ["FILE:1:", "nesting"]),
+]
+
+# the loader's cases; each is run with libyaml's parser and with the pure-Python one (same answers)
+LOADER_CASES: list[tuple[str, str, str, int, list[str]]] = [
+    ("yaml-nested-20000", "claims: " + "[" * 20000 + "]" * 20000 + "\n", "list", 2, ["FILE:1:", "65 exceeds the cap of 64 levels of YAML nesting", "PYVERIFY_MAX_YAML_DEPTH"]),
+    ("yaml-nested-mappings", "claims: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n", "list", 2, ["FILE:1:", "65 exceeds the cap of 64 levels of YAML nesting"]),
+    ("yaml-nested-1000", "claims: " + "[" * 1000 + "]" * 1000 + "\n", "list", 2, ["FILE:1:", "levels of YAML nesting", "PYVERIFY_MAX_YAML_DEPTH"]),
+    ("yaml-nested-block-indent", "claims:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1, 100)), "list", 2, ["FILE:65:", "levels of YAML nesting"]),
+    ("yaml-compact-dashes", "claims:\n" + "- " * 20000 + "x\n", "list", 2, ["FILE:2:", "levels of YAML nesting"]),
+    ("yaml-nested-after-a-quoted-key", "'claims': " + "[" * 3000 + "]" * 3000 + "\n", "list", 2, ["FILE:1:", "levels of YAML nesting"]),
+    ("yaml-nested-over-lines", "claims:\n" + "".join("  " + "[" * 10 + "\n" for _ in range(10)) + "]" * 100 + "\n", "list", 2, ["FILE:8:", "levels of YAML nesting"]),
+    ("yaml-brackets-in-content", HEADER + claim().replace("statement: s", "statement: '" + "[" * 200 + "'") + "    notes: |\n      " + "{" * 200 + "\n", "list", 0, ["C1"]),
+    ("yaml-many-aliases", "a: &a 1\nclaims: [" + ", ".join(["*a"] * 2000) + "]\n", "list", 2, ["FILE:2:", "1001 exceeds the cap of 1000 YAML alias references", "PYVERIFY_MAX_YAML_ALIASES"]),
     ("billion-laughs", "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefg", "bcdefgh")) + "claims: [*h, *h, *h, *h, *h, *h, *h, *h, *h]\n", "list", 2, ["FILE:1:", "aliases included", "PYVERIFY_MAX_YAML_NODES"]),
     ("nul-in-scalar", HEADER + claim().replace("statement: s", "statement: \"a\0b\""), "list", 2, ["FILE:11:", "column 18", "control character"]),
     ("bell-character", HEADER + claim().replace("title: A claim", "title: A\x07claim"), "list", 2, ["FILE:7:", "control character"]),
@@ -80,6 +93,9 @@ CASES: list[tuple[str, str, str, int, list[str]]] = [
     ("only-a-comment", "# nothing\n", "list", 2, ["FILE:1:", "empty file"]),
     ("top-level-list", "- a\n- b\n", "list", 2, ["FILE:1:", "top level must be a mapping"]),
     ("top-level-scalar", "hello\n", "list", 2, ["FILE:1:", "top level must be a mapping"]),
+]
+
+CASES += LOADER_CASES + [
     ("unknown-top-level-key", HEADER + claim() + "extra: 1\n", "list", 2, ["FILE:12:", "unknown top-level key"]),
     ("claims-not-a-list", "documents: []\nclaims: {a: 1}\n", "list", 2, ["FILE:2:", "must be a list"]),
     ("claim-not-a-mapping", HEADER + "  - just a string\n", "list", 2, ["FILE:5:", "must be a mapping"]),
@@ -121,13 +137,13 @@ CASES: list[tuple[str, str, str, int, list[str]]] = [
 ]
 
 
-def _run(tmp_path: Path, text: str, command: str) -> subprocess.CompletedProcess:
+def _run(tmp_path: Path, text: str, command: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     registry = tmp_path / "registry.yaml"
     registry.write_bytes(text.encode("utf-8", "surrogateescape"))
     args = command.split()
     if args[0] == "check":
         args += ["--budget", "quick", "--no-progress", "--jobs", "1"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(extra_env or {})}
     return subprocess.run([sys.executable, "-m", "pyverify", *args, "--registry", str(registry)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120, env=env)
 
@@ -139,7 +155,33 @@ def test_the_corpus_is_large_and_distinct():
 
 @pytest.mark.parametrize("case, text, command, code, words", CASES, ids=[c[0] for c in CASES])
 def test_hostile_registry_gets_a_clear_answer(tmp_path, case, text, command, code, words):
-    proc = _run(tmp_path, text, command)
+    _assert_clear_answer(tmp_path, text, command, code, words)
+
+
+@pytest.mark.parametrize("case, text, command, code, words", LOADER_CASES, ids=[c[0] for c in LOADER_CASES])
+def test_the_pure_python_yaml_parser_gives_the_same_answer(tmp_path, case, text, command, code, words):
+    _assert_clear_answer(tmp_path, text, command, code, words, {"PYVERIFY_YAML_PURE": "1"})
+
+
+def test_both_yaml_parsers_are_really_used():
+    """The switch reaches two different parsers (where PyYAML was built with libyaml)."""
+    import yaml
+
+    from pyverify.registry import loader
+
+    if not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("this PyYAML has no libyaml parser")
+    default = loader._loader()
+    os.environ["PYVERIFY_YAML_PURE"] = "1"
+    try:
+        assert issubclass(default, yaml.CSafeLoader)
+        assert loader._loader() is not default and issubclass(loader._loader(), yaml.SafeLoader)
+    finally:
+        del os.environ["PYVERIFY_YAML_PURE"]
+
+
+def _assert_clear_answer(tmp_path, text, command, code, words, extra_env=None):
+    proc = _run(tmp_path, text, command, extra_env)
     answer = proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert proc.returncode == code, answer[-2000:]

@@ -163,7 +163,7 @@ CASES = [
         values: [0.1, 0.01, 0.001]
         claimed: 1
         direction: zeros  # <-
-    """, ["order.direction", "'zero' or 'infinity'"]),
+    """, ["order.direction", "must be one of 'zero', 'infinity'"]),
     ("too-few-order-values", """
     check:
       given:
@@ -253,7 +253,7 @@ CASES = [
       assert: 'norm(x) >= 0'
       conventions:
         norm: spectral  # <-
-    """, ["check.conventions.norm: Input should be 'operator-2', 'frobenius'"]),
+    """, ["check.conventions.norm: must be one of 'operator-2', 'frobenius'"]),
     ("unknown-check-key", """
     check:
       given:

@@ -9,13 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 import difflib
 import errno
+import os
 import stat
-from typing import Any, get_args
+from enum import Enum
+from typing import Any, Literal, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from .. import limits
+from . import yaml_shape
 from .models import (DEFAULT_REGISTRY, Claim, Document, Location, Problem, Registry, RegistryError)
 
 
@@ -31,12 +34,22 @@ class _DuplicateKey(Exception):
         self.key, self.line = key, line
 
 
+class _LineLoader(yaml.SafeLoader):
+    """The pure-Python safe loader with line-aware mappings."""
+
+
 # the C parser (libyaml) where PyYAML has it: same safe constructors, a fifth of the load time
-class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    pass
+class _CLineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """The same over libyaml, where PyYAML was built with it."""
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict:
+def _loader() -> type:
+    """libyaml's loader unless PYVERIFY_YAML_PURE=1 asks for the pure-Python one (both give the same
+    answers, caps included: pyverify measures a file's shape itself, before either reads it)."""
+    return _LineLoader if os.environ.get("PYVERIFY_YAML_PURE") == "1" else _CLineLoader
+
+
+def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> _LineDict:
     loader.flatten_mapping(node)
     out = _LineDict()
     out.line = node.start_mark.line + 1
@@ -50,7 +63,8 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict
     return out
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+for _loader_class in (_LineLoader, _CLineLoader):
+    _loader_class.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def _read_text(path: Path, shown: str, problems: list[Problem]) -> str | None:
@@ -93,18 +107,16 @@ def _line_col(text: str, index: int) -> tuple[int, int]:
     return before.count("\n") + 1, index - (before.rfind("\n") + 1) + 1
 
 
-def _nesting_problem(text: str) -> tuple[int, str] | None:
-    """Deeper nesting than the cap, found from the parser's events before anything is built (the
-    composer recurses once per level: 20 000 levels would exhaust the stack)."""
-    depth, cap = 0, limits.YAML_DEPTH.value
-    for event in yaml.parse(text, Loader=_LineLoader):
-        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            depth += 1
-            if depth > cap:
-                return event.start_mark.line + 1, limits.YAML_DEPTH.message(depth, "nesting")
-        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            depth -= 1
-    return None
+def _shape_problem(text: str) -> tuple[int, str] | None:
+    """Nesting deeper than the cap, or more alias references than the cap, measured by pyverify from the
+    text before any YAML library reads it (libyaml stops deep nesting itself, with its own wording and
+    depth; the pure-Python composer recurses once per level)."""
+    excess = yaml_shape.first_excess(text, int(limits.YAML_DEPTH.value), int(limits.YAML_ALIASES.value))
+    if excess is None:
+        return None
+    if excess.what == "depth":
+        return excess.line, limits.YAML_DEPTH.message(excess.amount, "nesting")
+    return excess.line, limits.YAML_ALIASES.message(excess.amount, "aliases")
 
 
 def _expanded_size(node: Any, budget: int) -> int:
@@ -135,11 +147,11 @@ def _read_yaml(path: Path, shown: str, problems: list[Problem]) -> Any:
     if text is None:
         return None
     try:
-        deep = _nesting_problem(text)
-        if deep:
-            problems.append(Problem(Location(shown, deep[0]), deep[1], code="yaml"))
+        over = _shape_problem(text)
+        if over:
+            problems.append(Problem(Location(shown, over[0]), over[1], code="yaml"))
             return None
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader derives from SafeLoader
+        data = yaml.load(text, Loader=_loader())  # noqa: S506 - both loaders derive from the safe ones
     except _DuplicateKey as exc:
         problems.append(Problem(Location(shown, exc.line), f"duplicate key {exc.key!r}", code="yaml"))
         return None
@@ -182,6 +194,66 @@ def _model_fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
     return [f.alias or name for name, f in model.model_fields.items()]
 
 
+def _field_annotation(model: type[BaseModel], loc: tuple) -> Any:
+    """The annotation of the field that ``loc`` ends at (None where it cannot be followed)."""
+    annotation: Any = model
+    for part in loc:
+        if not isinstance(part, str):
+            continue  # a list index or a dict key of a typed container
+        inner = _inner_model(annotation)
+        fields = {f.alias or name: f for name, f in inner.model_fields.items()} if inner else {}
+        if part not in fields:
+            return annotation if inner is None else None
+        annotation = fields[part].annotation
+    return annotation
+
+
+def _choices(annotation: Any) -> list[str]:
+    """The values a Literal or Enum annotation (inside Optional/Annotated/Union) accepts."""
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return [str(m.value) for m in annotation]
+    if get_origin(annotation) is Literal:
+        return [str(a) for a in get_args(annotation)]
+    return [c for arg in get_args(annotation) for c in _choices(arg)]
+
+
+def _in_our_words(err: dict, model: type[BaseModel]) -> str:
+    """A validation error in pyverify's words, from the error's type and context (pydantic's stable
+    API), not its message text, which changes between pydantic releases."""
+    kind, ctx = err["type"], err.get("ctx") or {}
+    fixed = {"finite_number": "must be a finite number", "int_type": "must be an integer",
+             "int_parsing": "must be an integer", "int_from_float": "must be an integer",
+             "float_type": "must be a number", "float_parsing": "must be a number",
+             "bool_type": "must be true or false", "bool_parsing": "must be true or false",
+             "string_type": "must be a string", "list_type": "must be a list", "dict_type": "must be a mapping",
+             "model_type": "must be a mapping", "model_attributes_type": "must be a mapping"}
+    bounds = {"greater_than": ("gt", "greater than"), "greater_than_equal": ("ge", "at least"),
+              "less_than": ("lt", "less than"), "less_than_equal": ("le", "at most")}
+    if kind in fixed:
+        return fixed[kind]
+    if kind in bounds and bounds[kind][0] in ctx:
+        key, words = bounds[kind]
+        bound = ctx[key]
+        return f"must be {words} {int(bound) if isinstance(bound, float) and bound.is_integer() else bound}"
+    if kind == "string_too_long" and "max_length" in ctx:
+        return f"must be at most {ctx['max_length']} characters long"
+    if kind == "string_too_short" and "min_length" in ctx:
+        return "must not be empty" if ctx["min_length"] == 1 else f"must be at least {ctx['min_length']} characters long"
+    if kind == "too_short" and "min_length" in ctx:
+        return f"must have at least {ctx['min_length']} item(s)"
+    if kind == "too_long" and "max_length" in ctx:
+        return f"must have at most {ctx['max_length']} item(s)"
+    if kind == "string_pattern_mismatch" and "pattern" in ctx:
+        return f"must match the pattern {ctx['pattern']}"
+    if kind in ("literal_error", "enum"):
+        choices = _choices(_field_annotation(model, tuple(err["loc"])))
+        if choices:
+            return "must be one of " + ", ".join(repr(c) for c in choices)
+    if kind in ("value_error", "assertion_error") and "error" in ctx:
+        return str(ctx["error"])  # pyverify's own validators' words
+    return err["msg"]  # a kind pyverify has no words for
+
+
 def _inner_model(annotation: Any) -> type[BaseModel] | None:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
@@ -213,7 +285,7 @@ def _pydantic_problems(exc: ValidationError, raw: _LineDict, shown: str, claim_i
             else:
                 break
         where = ".".join(str(p) for p in loc) or "claim"
-        msg = err["msg"].removeprefix("Value error, ")
+        msg = _in_our_words(err, model)
         if err["type"] == "extra_forbidden":
             accepted = _model_fields_at(model, tuple(loc))
             close = difflib.get_close_matches(str(loc[-1]), accepted, n=1)

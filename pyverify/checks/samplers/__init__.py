@@ -20,6 +20,11 @@ from .data import TensorFile
 from .misc import ORF, Gaussian, Simplex, SmallAngle, UnitQuat
 
 
+# a sampler call is a name and a few arguments (`skew_family(d, dc, scale=0.5)`): longer or deeper text
+# is not a hypothesis but a payload
+MAX_CALL_LENGTH = 1000
+MAX_ARGUMENT_DEPTH = 20
+
 SAMPLERS: dict[str, type[Sampler]] = {
     cls.name: cls
     for cls in (Vec, Scalar, Mat, Sym, Skew, PSD, Orth, CommutingSkew, SkewFamily, NearCommutingSkew,
@@ -34,10 +39,14 @@ __all__ = ["SAMPLERS", "Constraint", "Param", "Sampler", "SamplerError", "Symbol
 def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
     """``commuting_skew(d=6, dc=3)`` -> a Sampler, its arguments checked against the sampler's declared
     parameters (``Sampler.params``). Arguments: numbers, strings, lists, sweep names."""
+    if len(text) > MAX_CALL_LENGTH:
+        raise SamplerError(f"hypothesis {text[:40]!r}…: a sampler call longer than {MAX_CALL_LENGTH} characters")
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
         raise SamplerError(f"hypothesis {text!r}: syntax error at column {exc.offset}") from None
+    except (RecursionError, MemoryError):  # CPython's parser on a deeply nested argument
+        raise SamplerError(f"hypothesis {text[:40]!r}…: argument nested too deeply for the parser") from None
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         raise SamplerError(f"hypothesis {text!r} must be a sampler call like vec(3)")
     name = node.func.id
@@ -46,17 +55,19 @@ def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise SamplerError(f"unknown sampler {name!r}{hint}; known: {', '.join(sorted(SAMPLERS))}")
 
-    def value(n: ast.AST) -> Any:
+    def value(n: ast.AST, depth: int = 0) -> Any:
+        if depth > MAX_ARGUMENT_DEPTH:
+            raise SamplerError(f"hypothesis {text[:40]!r}…: argument nested deeper than {MAX_ARGUMENT_DEPTH} levels")
         if isinstance(n, ast.Constant) and isinstance(n.value, (int, float, str)) and not isinstance(n.value, bool):
             return n.value
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
-            return -value(n.operand)
+            return -value(n.operand, depth + 1)
         if isinstance(n, ast.Name) and n.id in constants:
             return constants[n.id]
         if isinstance(n, (ast.List, ast.Tuple)):
-            return [value(e) for e in n.elts]
+            return [value(e, depth + 1) for e in n.elts]
         if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Mult, ast.Div, ast.Add, ast.Sub, ast.FloorDiv)):
-            a, b = value(n.left), value(n.right)
+            a, b = value(n.left, depth + 1), value(n.right, depth + 1)
             ops: dict[type, Callable] = {ast.Mult: lambda: a * b, ast.Div: lambda: a / b, ast.Add: lambda: a + b,
                                          ast.Sub: lambda: a - b, ast.FloorDiv: lambda: a // b}
             return ops[type(n.op)]()
