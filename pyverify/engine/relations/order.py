@@ -67,11 +67,16 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
         if bool(usable[i]):
             slopes.append(loglog_slope(xs, [math.log(float(y)) for y in qs[i]]))
     lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype) ** claimed).amax())
+    # the instance the verdict rests on: the slowest order towards 0, the fastest growth towards infinity,
+    # and for an exact order the one farthest from the claim on either side
+    worst = _worst(slopes, claimed, direction, exact)
+    shown = [worst] + [i for i in range(min(3, len(slopes))) if i != worst][:2]
     res.details["order"] = {"param": param, "values": values, "claimed": claimed, "direction": direction,
+                            "exact": exact, "tolerance": slack, "measured_worst": slopes[worst],
                             "measured_min": min(slopes), "measured_median": sorted(slopes)[len(slopes) // 2],
                             "measured_max": max(slopes), "leading_constant": lead,
-                            # error against the parameter of the first instances, for the report's plot
-                            "series": qs[usable][:3].tolist()}
+                            # error against the parameter of the worst instance and two others, for the plot
+                            "series": qs[usable][shown].tolist(), "series_slopes": [slopes[i] for i in shown]}
     measured = sorted(slopes)[len(slopes) // 2]
     res.worst = measured
     if direction == "zero":
@@ -85,17 +90,31 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
     rel = "as" if exact else ("at least as fast as" if direction == "zero" else "no faster than")
     if bad:
         res.verdict = Verdict.refuted
-        worst_slope = min(slopes) if direction == "zero" else max(slopes)
-        res.message = (f"measured order {worst_slope:.3f} (median {measured:.3f}) vs claimed {claimed:g} "
+        res.message = (f"measured order {_orders(slopes, slopes[worst])} vs claimed {claimed:g} "
                        f"as {param} -> {'0' if direction == 'zero' else 'inf'}")
         res.witness = {"seed": seed, "param": param, "values": values, "slopes": slopes,
-                       "series": qs[usable][:3].tolist()}
+                       "series": res.details["order"]["series"]}
     else:
         res.verdict = Verdict.holds
-        res.message = (f"measured order {measured:.3f} (min {min(slopes):.3f}, max {max(slopes):.3f}) "
-                       f"{rel} claimed {claimed:g}; leading constant <= {lead:.4g}")
+        res.message = f"measured order {_orders(slopes, slopes[worst])} {rel} claimed {claimed:g}; leading constant <= {lead:.4g}"
         if base_series:
             _judge_baseline(res, torch.stack(base_series, 1), xs, claimed, measured, direction, slack, check.baseline)
+
+
+def orders_text(worst: float, median: float, low: float, high: float) -> str:
+    """The measured order as the CLI and the report both word it: the worst instance's first."""
+    return f"{worst:.3f} at the worst instance (median {median:.3f}, range {low:.3f} to {high:.3f})"
+
+
+def _orders(slopes: list[float], worst: float) -> str:
+    return orders_text(worst, sorted(slopes)[len(slopes) // 2], min(slopes), max(slopes))
+
+
+def _worst(slopes: list[float], claimed: float, direction: str, exact: bool) -> int:
+    """The index of the slope the verdict rests on."""
+    if exact:
+        return max(range(len(slopes)), key=lambda i: abs(slopes[i] - claimed))
+    return slopes.index(min(slopes) if direction == "zero" else max(slopes))
 
 
 def _magnitude(x: torch.Tensor, n: int, ok: torch.Tensor | None) -> torch.Tensor:
