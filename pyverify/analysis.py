@@ -145,11 +145,18 @@ def standings(registry: Registry, verdicts: dict[str, str | None]) -> dict[str, 
     return out
 
 
+def endangering(false_premises: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The false premises (of ``standings``) that endanger a claim: unrepaired (no correction that holds),
+    of a severity that breaks the argument (substantive, or not assessed)."""
+    return [p for p in false_premises
+            if p.get("correction_verdict") not in HOLDING and p.get("severity") not in HARMLESS_SEVERITIES]
+
+
 def _standing(verdict: str | None, false: list[dict[str, Any]]) -> str:
     if verdict == "refuted":
         return "refuted"
     unrepaired = [p for p in false if p["correction_verdict"] not in HOLDING]
-    if any(p["severity"] not in HARMLESS_SEVERITIES for p in unrepaired):
+    if endangering(false):
         return "rests-on-false"
     if unrepaired:
         return "rests-on-typo"

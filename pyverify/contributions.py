@@ -5,7 +5,7 @@ the registry pyverify checks when no ``--registry`` is given.
 A *content package* is an installed package declared under the ``pyverify.content`` entry-point group:
 a module with ``register()`` (it registers its functions, samplers, figures and guarantees through
 ``pyverify.plugin``, the API every user has), and optionally ``REGISTRY`` (the folder of its claims) and
-``LEAN_SOURCES`` (its Lean formalization). Reading ``REGISTRY`` imports only that module, which must stay
+``LEAN_SOURCES`` (its Lean formalization) and ``DOCUMENTS`` (the folder of its source documents). Reading ``REGISTRY`` imports only that module, which must stay
 light (no torch): the registry layer reads it.
 
 This module imports nothing from pyverify: every layer may read what was contributed.
@@ -33,6 +33,7 @@ class Figure:
     draw: Callable[[Path], str | None]
     about: tuple[str, ...]
     owner: str
+    caption: str = ""  # the words under it (and its alternative text) on the report page
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,16 @@ def default_registry() -> Path | None:
         raise ValueError(f"several content packages declare a registry ({', '.join(sorted(found))}): "
                          "name one with --registry")
     return next(iter(found.values()), None)
+
+
+def documents_folder() -> Path | None:
+    """Where the installed content package's source documents (its documents' ``files``) lie, if it
+    says; the report links a claim's locator into them."""
+    for ep in content_packages().values():
+        path = getattr(_module(ep), "DOCUMENTS", None)
+        if path is not None:
+            return Path(path)
+    return None
 
 
 def lean_sources() -> Path | None:

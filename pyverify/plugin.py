@@ -57,11 +57,12 @@ def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: 
     return torch_impl
 
 
-def figure(name: str, draw: Callable, *, about: Iterable[str] = ()) -> None:
+def figure(name: str, draw: Callable, *, about: Iterable[str] = (), caption: str = "") -> None:
     """A report-wide figure: ``draw(out)`` writes it below the report folder ``out`` (plots/NAME.svg, say)
     and returns its path relative to ``out``. It is drawn when the registry has a claim whose check runs
-    one of ``about`` (qualified names of reference functions), and shown with those claims."""
-    register_figure(name, draw, about)
+    one of ``about`` (qualified names of reference functions), and shown with those claims, ``caption``
+    under it."""
+    register_figure(name, draw, about, caption)
 
 
 def guarantees(mechanism: str, rests_on: dict[str, str], *, meanings: dict[str, str] | None = None) -> None:

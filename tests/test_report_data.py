@@ -149,10 +149,12 @@ def test_evidence_reports_only_the_relations_that_fail():
 
 
 def test_order_constant_and_holds_evidence():
-    order = OrderEstimate(2.0, "eps", (0.1, 0.01), "zero", 0.95, 0.98, 1.0, 33.2)
+    order = OrderEstimate(2.0, "eps", (0.1, 0.01), "zero", 0.95, 0.98, 1.0, 33.2, measured_worst=0.95)
     refuted = _result("refuted", order, OrderRefutation(0, "eps", (0.1, 0.01), (0.95,), [[1e-3, 1e-4]]))
     text = evidence.evidence_sentences(refuted)
-    assert text[0].startswith("Measured order 0.98 (range 0.95 to 1) as eps → 0, where the claim says 2")
+    # worded as the CLI words it (the engine's message): the worst instance's order first
+    assert text[0].startswith("Measured order 0.950 at the worst instance (median 0.980, range 0.950 to 1.000) as eps → 0, "
+                              "where the claim says 2")
     assert text[1] == "Error of one instance: 0.001 at eps = 0.1, 0.0001 at eps = 0.01."
     const = _result("holds", ConstantEstimate((ConstantOfRelation("a <= c", 0.73, (({"n": 2}, 0.7),), 0.01),)))
     assert evidence.evidence_sentences(const)[0].startswith("Smallest constant 0.73 for `a <= c` along the sweep (0.7 at n = 2)")

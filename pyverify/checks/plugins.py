@@ -310,12 +310,12 @@ def unloaded_plugin_problems(registry: Registry) -> list[Problem]:
     return problems
 
 
-def register_figure(name: str, draw: Callable, about: Iterable[str]) -> None:
+def register_figure(name: str, draw: Callable, about: Iterable[str], caption: str = "") -> None:
     if not isinstance(name, str) or not name.replace("-", "").isalnum():
         raise PluginError(f"figure {name!r}: a name of letters, digits and dashes")
     if not callable(draw):
         raise PluginError(f"figure {name}: `draw` must be callable (draw(out) -> path written below out)")
-    contributions.FIGURES[name] = contributions.Figure(name, draw, tuple(about), _owner().name)
+    contributions.FIGURES[name] = contributions.Figure(name, draw, tuple(about), _owner().name, caption)
 
 
 def register_guarantees(mechanism: str, rests_on: dict[str, str], meanings: dict[str, str] | None = None) -> None:

@@ -254,16 +254,23 @@ class OrderEstimate(Evidence):
     measured_median: float | None = None
     measured_max: float | None = None
     leading_constant: float | None = None
-    series: list | None = None  # the quantity of the first instances at each value, for the report's plot
+    # the quantity at each value of the worst instance and two others (for the report's plot), their slopes
+    series: list | None = None
     baseline: tuple[str, float] | None = None  # a trivial baseline's expression and its measured order
+    exact: bool = False  # the claim is an exact order (also refuted by a better one)
+    tolerance: float | None = None  # the slack on the slope
+    measured_worst: float | None = None  # the slope of the instance the verdict rests on
+    series_slopes: tuple[float, ...] = ()
 
     def details(self) -> dict[str, Any]:
         if self.measured_median is None:
             return {"order": {"claimed": self.claimed, "measured": None}}
         order: dict[str, Any] = {
             "param": self.param, "values": list(self.values), "claimed": self.claimed, "direction": self.direction,
+            "exact": self.exact, "tolerance": self.tolerance, "measured_worst": self.measured_worst,
             "measured_min": self.measured_min, "measured_median": self.measured_median,
-            "measured_max": self.measured_max, "leading_constant": self.leading_constant, "series": self.series}
+            "measured_max": self.measured_max, "leading_constant": self.leading_constant, "series": self.series,
+            "series_slopes": list(self.series_slopes)}
         if self.baseline is not None:
             order["baseline"] = {"expression": self.baseline[0], "measured_median": self.baseline[1]}
         return {"order": order}

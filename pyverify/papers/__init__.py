@@ -14,6 +14,8 @@ from pathlib import Path
 REGISTRY = Path(__file__).resolve().parent / "claims"
 # the Lean project beside the package in a source checkout (an installed wheel carries no Lean sources)
 LEAN_SOURCES = Path(__file__).resolve().parent.parent.parent / "lean"
+# the source documents, beside the project (DESIGN.md): the report links a claim's locator into them
+DOCUMENTS = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "seeds"
 
 
 def register() -> None:
@@ -24,8 +26,8 @@ def register() -> None:
     functions.register()
     for hypothesis in samplers.HYPOTHESES:
         plugin.sampler(hypothesis)
-    for name, about in FIGURES.items():
-        plugin.figure(name, _drawer(name), about=about)
+    for name, (about, caption) in FIGURES.items():
+        plugin.figure(name, _drawer(name), about=about, caption=caption)
     plugin.reference("pyverify.attention")
     plugin.guarantees(ESPR_LAYER, GUARANTEES, meanings=GUARANTEE_MEANINGS)
 
@@ -39,9 +41,15 @@ def _drawer(name: str):
     return draw
 
 
-# report-wide figures and the reference functions each is about (figures.py draws them)
-FIGURES = {"positional-stress": ("pyverify.attention.positional.stress",),
-           "random-feature-variance": ("pyverify.attention.random_features.positive_features",)}
+# report-wide figures: the reference functions each is about and its caption (figures.py draws them)
+FIGURES = {
+    "positional-stress": (("pyverify.attention.positional.stress",),
+                          "Stress of the rank-r MDS positional encoding against r on the synthetic corpus, beside "
+                          "the sinusoidal, random and ALiBi baselines."),
+    "random-feature-variance": (("pyverify.attention.random_features.positive_features",),
+                                "Variance of the positive random-feature estimate of the softmax kernel against the "
+                                "number of features, i.i.d. against orthogonal draws, with the i.i.d. closed form."),
+}
 
 
 ESPR_LAYER = "pyverify.attention.rotations.layer.ESPRAttention"

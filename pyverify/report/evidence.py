@@ -15,6 +15,7 @@ from ..checks.claim import CompiledClaim
 from ..engine.evidence import (ConstantEstimate, ConstantGrowth, Counterexample, ExistenceWitness, Inconclusive,
                                MonteCarloAgreement, MonteCarloRefutation, OrderEstimate, OrderRefutation,
                                SymbolicProof, Tightness)
+from ..engine.relations.order import orders_text
 from ..engine.result import Result, round_floats
 
 MAX_SIDE_NAME = 48  # a longer side expression is called "the left/right side"
@@ -168,20 +169,21 @@ def _growth(w: ConstantGrowth) -> list[str]:
 
 
 def _order(order: OrderEstimate | None, witness: OrderRefutation | None) -> list[str]:
+    """In the words of the engine's message (the CLI prints it): the order the verdict rests on first."""
     if order is None:
         return []
     if order.measured_median is None:
         return [f"The quantity is below rounding at every parameter value: faster than the claimed order "
                 f"{num(round_floats(order.claimed))}."]
     o = round_floats(order.details()["order"])
-    param, limit = o["param"], "0" if o["direction"] == "zero" else "∞"
-    out = [f"Measured order {num(o['measured_median'])} (range {num(o['measured_min'])} to "
-           f"{num(o['measured_max'])}) as {param} → {limit}, where the claim says {num(o['claimed'])}; "
-           f"leading constant at most {num(o['leading_constant'])}."]
+    param, towards_zero = o["param"], o["direction"] == "zero"
+    measured = orders_text(o["measured_worst"], o["measured_median"], o["measured_min"], o["measured_max"])
+    out = [f"Measured order {measured} as {param} → {'0' if towards_zero else '∞'}, "
+           f"where the claim says {num(o['claimed'])}; leading constant at most {num(o['leading_constant'])}."]
     series = round_floats(witness.series) if witness is not None and witness.series else o.get("series")
     if series:
         pairs = ", ".join(f"{num(e)} at {param} = {num(v)}" for v, e in zip(o["values"], series[0]))
-        out.append(f"Error of one instance: {pairs}.")
+        out.append(f"Error of {'the worst instance' if o.get('series_slopes') else 'one instance'}: {pairs}.")
     return out
 
 

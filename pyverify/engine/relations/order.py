@@ -3,6 +3,7 @@ against the claimed order."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import torch
@@ -64,26 +65,29 @@ class OrderJudge:
         slopes = [loglog_slope(xs, [math.log(float(y)) for y in qs[i]]) for i in range(n) if bool(usable[i])]
         lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype) ** claimed).amax())
         measured = sorted(slopes)[len(slopes) // 2]
-        # error against the parameter of the first instances, for the report's plot
-        first = qs[usable][:3].tolist()
-        estimate = OrderEstimate(claimed, param, tuple(values), direction, min(slopes), measured, max(slopes), lead, first)
+        # the instance the verdict rests on: the slowest order towards 0, the fastest growth towards infinity,
+        # and for an exact order the one farthest from the claim on either side
+        worst = _worst(slopes, claimed, direction, exact)
+        shown = [worst] + [i for i in range(min(3, len(slopes))) if i != worst][:2]
+        # error against the parameter of the worst instance and two others, for the plot
+        first = qs[usable][shown].tolist()
+        estimate = OrderEstimate(claimed, param, tuple(values), direction, min(slopes), measured, max(slopes), lead, first,
+                                 exact=exact, tolerance=slack, measured_worst=slopes[worst],
+                                 series_slopes=tuple(slopes[i] for i in shown))
         if direction == "zero":
             bad = min(slopes) < claimed - slack or (exact and max(slopes) > claimed + slack)
         else:
             bad = max(slopes) > claimed + slack or (exact and min(slopes) < claimed - slack)
         rel = "as" if exact else ("at least as fast as" if direction == "zero" else "no faster than")
         if bad:
-            worst_slope = min(slopes) if direction == "zero" else max(slopes)
-            return Outcome(Verdict.refuted, f"measured order {worst_slope:.3f} (median {measured:.3f}) vs claimed "
-                           f"{claimed:g} as {param} -> {'0' if direction == 'zero' else 'inf'}", measured,
+            return Outcome(Verdict.refuted, f"measured order {_orders(slopes, slopes[worst])} vs claimed {claimed:g} "
+                           f"as {param} -> {'0' if direction == 'zero' else 'inf'}", measured,
                            (estimate, OrderRefutation(run.seed, param, tuple(values), tuple(slopes), first)))
-        message = (f"measured order {measured:.3f} (min {min(slopes):.3f}, max {max(slopes):.3f}) "
-                   f"{rel} claimed {claimed:g}; leading constant <= {lead:.4g}")
+        message = f"measured order {_orders(slopes, slopes[worst])} {rel} claimed {claimed:g}; leading constant <= {lead:.4g}"
         if not base_series:
             return Outcome(Verdict.holds, message, measured, (estimate,))
         base = _baseline_order(torch.stack(base_series, 1), xs, direction)
-        estimate = OrderEstimate(claimed, param, tuple(values), direction, min(slopes), measured, max(slopes), lead,
-                                 first, (check.baseline, base))
+        estimate = dataclasses.replace(estimate, baseline=(check.baseline, base))
         as_good = base >= claimed - slack if direction == "zero" else base <= claimed + slack
         if as_good:
             # vacuity by order: a trivial baseline (e.g. the distance of each of two maps to a trivial third
@@ -92,6 +96,22 @@ class OrderJudge:
                            f"order {base:.3f} (measured), the claimed order is {claimed:g} (measured {measured:.3f}); "
                            "the bound says no more than the baseline", measured, (estimate,))
         return Outcome(Verdict.holds, message, measured, (estimate,))
+
+
+def orders_text(worst: float, median: float, low: float, high: float) -> str:
+    """The measured order as the CLI and the report both word it: the worst instance's first."""
+    return f"{worst:.3f} at the worst instance (median {median:.3f}, range {low:.3f} to {high:.3f})"
+
+
+def _orders(slopes: list[float], worst: float) -> str:
+    return orders_text(worst, sorted(slopes)[len(slopes) // 2], min(slopes), max(slopes))
+
+
+def _worst(slopes: list[float], claimed: float, direction: str, exact: bool) -> int:
+    """The index of the slope the verdict rests on."""
+    if exact:
+        return max(range(len(slopes)), key=lambda i: abs(slopes[i] - claimed))
+    return slopes.index(min(slopes) if direction == "zero" else max(slopes))
 
 
 def _magnitude(x: torch.Tensor, n: int, ok: torch.Tensor | None) -> torch.Tensor:
