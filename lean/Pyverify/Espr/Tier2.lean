@@ -308,16 +308,19 @@ theorem conj_genSum_block : ConjGenSumStatement :=
 
 /-- `exp(⊕_u θ_u J) = ⊕_u R_2(θ_u)`: through the reindexing (`exp_real_submatrix_equiv`),
 Mathlib's `Matrix.exp_blockDiagonal`, and the exponential of a product of rings taken factorwise
-(`Pi.exp_def`, under Mathlib's operator norm on the factors). -/
+(`exp_real_pi`). The last step is closed either by `congrArg` (definitional up to the instances of
+the product ring) or by rewriting with that entrywise form. -/
 theorem mexp_planeBlocks {m : ℕ} (θ : Fin m → ℝ) : mexp (planeBlocks θ) = rotBlocks θ := by
   have hpi : NormedSpace.exp ℝ (fun u : Fin m => θ u • Jmat) =
-      fun u => NormedSpace.exp ℝ (θ u • Jmat) := by
-    open scoped Matrix.Norms.Operator in
-    exact Pi.exp_def ℝ _
+      fun u => NormedSpace.exp ℝ (θ u • Jmat) :=
+    exp_real_pi (fun u : Fin m => θ u • Jmat)
   unfold planeBlocks rotBlocks R2 mexp
   rw [exp_real_submatrix_equiv finProdFinEquiv, Matrix.exp_blockDiagonal ℝ]
-  exact congrArg (fun v : Fin m → Matrix (Fin 2) (Fin 2) ℝ =>
-    (blockDiagonal v).submatrix finProdFinEquiv.symm finProdFinEquiv.symm) hpi
+  first
+  | exact congrArg (fun v : Fin m → Matrix (Fin 2) (Fin 2) ℝ =>
+      (blockDiagonal v).submatrix (finProdFinEquiv : Fin 2 × Fin m ≃ Fin (2 * m)).symm
+        (finProdFinEquiv : Fin 2 × Fin m ≃ Fin (2 * m)).symm) hpi
+  | rw [hpi]
 
 /-- The exponential of the block normal form: `exp((⊕_u θ_u J) ⊕ 0) = (⊕_u R_2(θ_u)) ⊕ I`. -/
 theorem mexp_jointBlockForm {m dnull : ℕ} (θ : Fin m → ℝ) :
@@ -432,7 +435,9 @@ theorem rank_dsum_one_zero (a b : ℕ) :
     (dsum (1 : Matrix (Fin a) (Fin a) ℝ) (0 : Matrix (Fin b) (Fin b) ℝ)).rank = a := by
   have hdiag : fromBlocks (1 : Matrix (Fin a) (Fin a) ℝ) 0 0 (0 : Matrix (Fin b) (Fin b) ℝ) =
       diagonal (Sum.elim (fun _ : Fin a => (1 : ℝ)) (fun _ : Fin b => (0 : ℝ))) := by
-    rw [← Matrix.diagonal_one, ← Matrix.diagonal_zero, Matrix.fromBlocks_diagonal]
+    have h := Matrix.fromBlocks_diagonal (fun _ : Fin a => (1 : ℝ)) (fun _ : Fin b => (0 : ℝ))
+    rw [Matrix.diagonal_one, Matrix.diagonal_zero] at h
+    exact h
   have hbij : Function.Bijective (fun k : Fin a =>
       (⟨Sum.inl k, by simp⟩ :
         {i : Fin a ⊕ Fin b // Sum.elim (fun _ : Fin a => (1 : ℝ)) (fun _ : Fin b => (0 : ℝ)) i ≠ 0})) := by
@@ -440,9 +445,14 @@ theorem rank_dsum_one_zero (a b : ℕ) :
     rintro ⟨i | i, hi⟩
     · exact ⟨i, rfl⟩
     · exact (hi (by simp)).elim
+  have hcard := (Fintype.card_of_bijective hbij).symm.trans (Fintype.card_fin a)
   unfold dsum
   rw [Matrix.rank_submatrix, hdiag, Matrix.rank_diagonal]
-  exact (Fintype.card_of_bijective hbij).symm.trans (Fintype.card_fin a)
+  -- the `Fintype` instance of the subtype that `rank_diagonal` names may differ from the one
+  -- `card_of_bijective` found; `Fintype` is a subsingleton, which `convert` uses
+  first
+  | exact hcard
+  | convert hcard using 2
 
 /-- `rank(Π_act) = 2m`: multiplying by the invertible `U` and `Uᵀ` keeps the rank of
 `diag(I_{2m}, 0)`. -/
