@@ -130,9 +130,15 @@ theorem real_planes_corrected : RealPlanesCorrectedStatement := by
     rw [re_map_ofReal_mulVec] at h
     show (L k *ᵥ fun l => (Uc l j).re) i = -(lam k j) * (Uc i j).im
     rw [h]
-    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
-      Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
-    ring
+    first
+    | (simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
+         Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
+       ring
+       done)
+    | (show ((Complex.I * (lam k j : ℂ)) * Uc i j).re = -(lam k j) * (Uc i j).im
+       rw [Complex.mul_re, Complex.mul_re, Complex.mul_im, Complex.I_re, Complex.I_im,
+         Complex.ofReal_re, Complex.ofReal_im]
+       ring)
   have him : ∀ k, L k *ᵥ imCol Uc j = lam k j • reCol Uc j := by
     intro k
     funext i
@@ -140,9 +146,15 @@ theorem real_planes_corrected : RealPlanesCorrectedStatement := by
     rw [im_map_ofReal_mulVec] at h
     show (L k *ᵥ fun l => (Uc l j).im) i = lam k j * (Uc i j).re
     rw [h]
-    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
-      Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
-    ring
+    first
+    | (simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
+         Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
+       ring
+       done)
+    | (show ((Complex.I * (lam k j : ℂ)) * Uc i j).im = lam k j * (Uc i j).re
+       rw [Complex.mul_im, Complex.mul_re, Complex.mul_im, Complex.I_re, Complex.I_im,
+         Complex.ofReal_re, Complex.ofReal_im]
+       ring)
   -- the column has unit length: `|a|² + |b|² = (U_c* U_c)_jj = 1`
   have hnorm : reCol Uc j ⬝ᵥ reCol Uc j + imCol Uc j ⬝ᵥ imCol Uc j = 1 := by
     have h := congrArg Complex.re (congrFun (congrFun hU' j) j)
