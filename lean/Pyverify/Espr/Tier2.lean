@@ -165,7 +165,12 @@ theorem real_planes_corrected : RealPlanesCorrectedStatement := by
     show ∑ i, (Uc i j).re * (Uc i j).re + ∑ i, (Uc i j).im * (Uc i j).im = _
     rw [← Finset.sum_add_distrib]
     refine Finset.sum_congr rfl fun i _ => ?_
-    ring
+    -- `(star z).re = z.re`, `(star z).im = -z.im` hold by definition, whichever form `simp` left
+    first
+    | ring1
+    | (show (Uc i j).re * (Uc i j).re + (Uc i j).im * (Uc i j).im =
+          (Uc i j).re * (Uc i j).re - -(Uc i j).im * (Uc i j).im
+       ring)
   refine ⟨fun k => ⟨hre k, him k⟩, ?_, ?_⟩
   · rintro ⟨k, hk⟩
     have hskew : IsSkew (L k) := hL.1 k
