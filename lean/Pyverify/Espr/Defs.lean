@@ -298,8 +298,12 @@ def realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [D
 
 theorem continuous_realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ]
     [DecidableEq κ] (e : ι ≃ κ) : Continuous (realReindexHom e) := by
-  show Continuous (fun M : Matrix ι ι ℝ => M.submatrix e.symm e.symm)
-  exact continuous_id.matrix_submatrix _ _
+  first
+  | (show Continuous (fun M : Matrix ι ι ℝ => M.submatrix e.symm e.symm)
+     exact continuous_id.matrix_submatrix _ _)
+  | exact continuous_id.matrix_submatrix _ _
+  | (show Continuous (fun M : Matrix ι ι ℝ => M.submatrix e.symm e.symm)
+     fun_prop)
 
 /-- `exp` commutes with a continuous ring homomorphism between rings of real square matrices
 (`NormedSpace.map_exp` under the `L∞` operator norm on both sides). -/
@@ -331,17 +335,26 @@ def diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ] [De
   map_one' := Matrix.fromBlocks_one
   map_mul' p q := by
     show fromBlocks (p.1 * q.1) 0 0 (p.2 * q.2) = fromBlocks p.1 0 0 p.2 * fromBlocks q.1 0 0 q.2
-    rw [Matrix.fromBlocks_multiply]
-    simp only [Matrix.mul_zero, Matrix.zero_mul, add_zero, zero_add]
+    first
+    | (rw [Matrix.fromBlocks_multiply]
+       simp only [Matrix.mul_zero, Matrix.zero_mul, add_zero, zero_add]
+       done)
+    | (simp [Matrix.fromBlocks_multiply]; done)
   map_zero' := Matrix.fromBlocks_zero
   map_add' p q := by
     show fromBlocks (p.1 + q.1) 0 0 (p.2 + q.2) = fromBlocks p.1 0 0 p.2 + fromBlocks q.1 0 0 q.2
-    simp only [Matrix.fromBlocks_add, add_zero]
+    first
+    | (simp only [Matrix.fromBlocks_add, add_zero]; done)
+    | (simp [Matrix.fromBlocks_add]; done)
 
 theorem continuous_diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ]
     [DecidableEq κ] : Continuous (diagBlocksHom ι κ) := by
-  show Continuous (fun p : Matrix ι ι ℝ × Matrix κ κ ℝ => fromBlocks p.1 0 0 p.2)
-  exact continuous_fst.matrix_fromBlocks continuous_const continuous_const continuous_snd
+  first
+  | (show Continuous (fun p : Matrix ι ι ℝ × Matrix κ κ ℝ => fromBlocks p.1 0 0 p.2)
+     exact continuous_fst.matrix_fromBlocks continuous_const continuous_const continuous_snd)
+  | exact continuous_fst.matrix_fromBlocks continuous_const continuous_const continuous_snd
+  | (show Continuous (fun p : Matrix ι ι ℝ × Matrix κ κ ℝ => fromBlocks p.1 0 0 p.2)
+     fun_prop)
 
 /-- The exponential on the product ring `Mat_ι × Mat_κ`: it commutes with `diagBlocksHom` and is
 taken componentwise (`NormedSpace.map_exp`, `Prod.fst_exp`, `Prod.snd_exp` under the `L∞`
