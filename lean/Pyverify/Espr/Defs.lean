@@ -410,6 +410,9 @@ theorem mexp_dsum {a b : ℕ} (M₁ : Matrix (Fin a) (Fin a) ℝ) (M₂ : Matrix
     mexp (dsum M₁ M₂) = dsum (mexp M₁) (mexp M₂) := by
   unfold mexp dsum
   rw [exp_real_submatrix_equiv finSumFinEquiv, exp_real_fromBlocks_diag]
+  -- `rw` closes the goal when both sides carry the same instance terms; otherwise they agree
+  -- definitionally
+  try rfl
 
 /-! ## Small algebraic facts shared by the tiers -/
 

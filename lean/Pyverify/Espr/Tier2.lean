@@ -337,13 +337,14 @@ theorem mexp_planeBlocks {m : ℕ} (θ : Fin m → ℝ) : mexp (planeBlocks θ) 
   | exact congrArg (fun v : Fin m → Matrix (Fin 2) (Fin 2) ℝ =>
       (blockDiagonal v).submatrix (finProdFinEquiv : Fin 2 × Fin m ≃ Fin (2 * m)).symm
         (finProdFinEquiv : Fin 2 × Fin m ≃ Fin (2 * m)).symm) hpi
-  | rw [hpi]
+  | (rw [hpi]; try rfl)
 
 /-- The exponential of the block normal form: `exp((⊕_u θ_u J) ⊕ 0) = (⊕_u R_2(θ_u)) ⊕ I`. -/
 theorem mexp_jointBlockForm {m dnull : ℕ} (θ : Fin m → ℝ) :
     mexp (jointBlockForm dnull θ) = dsum (rotBlocks θ) 1 := by
   unfold jointBlockForm
   rw [mexp_dsum, mexp_planeBlocks, mexp_zero]
+  try rfl
 
 /-- **T2.6** (espr-derivation, Tier 2): `exp(Uᵀ A(r) U) = (⊕_{u=1}^m R_2(θ_u(r))) ⊕ I_{d_null}`. -/
 def ExpBlockStatement : Prop :=
