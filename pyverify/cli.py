@@ -178,8 +178,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
                "claims": [check_row(r.as_dict(), reg.claims[r.id]) for r in results]}
     written = _write_output(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n") if args.out else EXIT_OK
-    if args.pin_witness:
-        _pin_witnesses(reg, results)
     if args.format == "json":
         json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
         print()
@@ -196,33 +194,40 @@ def cmd_check(args: argparse.Namespace) -> int:
         unrev = sum(r.expect is None for r in results)
         print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
               + f"; {mism} differ from expect; {unrev} unreviewed")
+    if args.pin_witness:  # after the verdicts are shown: a pin that fails loses none of them
+        _pin_witnesses(reg, results)
     if written != EXIT_OK:
         return written
     return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
 
 
 def _pin_witnesses(reg, results) -> None:
-    """Each refuted claim's counterexample becomes the last of its check's examples (told on stderr)."""
+    """Each refuted claim's counterexample becomes the last of its check's examples (told on stderr), all or
+    nothing: when one pin cannot be written, no file is touched."""
     from .engine.evidence import Counterexample
-    from .registry.pin import PinError, pin_example, witness_example
+    from .registry.pin import PinError, pin_examples, witness_example
 
+    pins = {}
     for r in results:
-        found = r.find(Counterexample) if r.verdict is Verdict.refuted else None
         if r.verdict is not Verdict.refuted:
             continue
+        found = r.find(Counterexample)
         if found is None:
             print(f"{r.id}: its witness is no instance of the hypotheses (a growth, an order, a Monte-Carlo mean): "
                   "nothing to pin", file=sys.stderr)
-            continue
-        if found.example is not None:
+        elif found.example is not None:
             print(f"{r.id}: refuted by its examples[{found.example}], already pinned", file=sys.stderr)
-            continue
-        try:
-            path = pin_example(reg, r.id, witness_example(reg.claims[r.id].check, found.values, found.dims))
-        except (PinError, OSError) as exc:
-            print(f"{r.id}: witness not pinned: {exc}", file=sys.stderr)
-            continue
-        print(f"{r.id}: witness pinned as the last of check.examples in {path}", file=sys.stderr)
+        else:
+            pins[r.id] = witness_example(reg.claims[r.id].check, found.values, found.dims)
+    if not pins:
+        return
+    try:
+        pin_examples(reg, pins)
+    except (PinError, OSError) as exc:
+        print(f"{', '.join(pins)}: witness not pinned (no file changed): {exc}", file=sys.stderr)
+        return
+    for cid in pins:
+        print(f"{cid}: witness pinned as the last of check.examples in {reg.locations[cid].file}", file=sys.stderr)
 
 
 def cmd_lean(args: argparse.Namespace) -> int:
@@ -285,7 +290,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     plots = write_plots(reg, results, out)
     meta = collect_meta(seed=args.seed, budget=args.budget, device=args.device, started=started,
-                        lean_built=built, toolchain=lean.toolchain())
+                        lean_built=built, toolchain=lean.toolchain(),
+                        registry=None if args.registry is None else str(args.registry.resolve()),
+                        plugins=tuple(_absolute_plugin(spec) for spec in args.plugin))
     report = build(reg, results, graph, formal, meta, plots)
     if old is not None:
         report["changes"] = compare(old, report)
@@ -301,6 +308,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     if old is not None:
         print(as_text(report["changes"]))
     return EXIT_OK if not mism and graph.ok else EXIT_FAIL
+
+
+def _absolute_plugin(spec: str) -> str:
+    """A --plugin as a command run from another folder finds it: a .py file by its absolute path."""
+    return str(Path(spec).resolve()) if spec.endswith(".py") else spec
 
 
 def cmd_certify(args: argparse.Namespace) -> int:

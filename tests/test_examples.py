@@ -144,6 +144,43 @@ def test_pin_appends_to_existing_examples_and_refuses_flow_style(tmp_path, capsy
     assert "not pinned" in err and (tmp_path / "reg.yaml").read_text() == flow
 
 
+WRONG_TOO = _claim("X.8", """\
+    given: {a: vec(2), b: vec(2)}
+    assert: "dot(a, b) == dot(b, b)"
+""")
+
+
+def test_two_claims_of_one_file_are_both_pinned(tmp_path, capsys, monkeypatch):
+    """The second pin used the line numbers of the file before the first was written (an IndexError that
+    left the file half-edited and lost the verdict table)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reg.yaml").write_text(HEAD + WRONG + WRONG_TOO)
+    code, data, err = _run(tmp_path, capsys, "X.1", "X.8", "--pin-witness")
+    assert code == 1 and [c["verdict"] for c in data["claims"]] == ["refuted", "refuted"], err
+    claims = yaml.safe_load((tmp_path / "reg.yaml").read_text())["claims"]
+    assert [len(c["check"]["examples"]) for c in claims] == [1, 1] and "# kept" in (tmp_path / "reg.yaml").read_text()
+    assert set(claims[0]["check"]["examples"][0]) == {"a", "b"} and len(claims[1]["check"]["examples"][0]["a"]) == 2
+    code, data, _ = _run(tmp_path, capsys, "X.1", "X.8")
+    assert [c["witness"]["example"] for c in data["claims"]] == [0, 0]
+
+
+def test_pinning_is_all_or_nothing_across_files(tmp_path, capsys, monkeypatch):
+    """One claim that cannot be pinned (a flow-style check in another file): no file is written, and the
+    verdict table is still printed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reg").mkdir()
+    (tmp_path / "reg" / "a.yaml").write_text(HEAD + WRONG)
+    flow = ("claims:\n  - {id: X.7, title: t, document: d, locator: x, kind: identity, statement: s, "
+            'check: {given: {a: vec(2)}, assert: "dot(a, a) == 1"}}\n')
+    (tmp_path / "reg" / "b.yaml").write_text(flow)
+    before = {f: (tmp_path / "reg" / f).read_text() for f in ("a.yaml", "b.yaml")}
+    code = main(["check", "--registry", "reg", "--budget", "quick", "X.1", "X.7", "--pin-witness"])
+    out = capsys.readouterr()
+    assert code == 1 and "X.1" in out.out and "X.7" in out.out and "2 claims:" in out.out
+    assert "no file changed" in out.err and "flow style" in out.err
+    assert {f: (tmp_path / "reg" / f).read_text() for f in before} == before
+
+
 def test_pin_needs_ids(tmp_path, capsys):
     (tmp_path / "reg.yaml").write_text(HEAD + WRONG)
     assert _run(tmp_path, capsys, "--pin-witness")[0] == 2

@@ -81,16 +81,15 @@ def witness_example(check, values: dict[str, Any], dims: dict[str, Any]) -> dict
     return example
 
 
-def pin_example(registry: Registry, claim_id: str, example: dict[str, Any]) -> Path:
-    """Append ``example`` to the claim's ``check.examples`` in its YAML file; returns the file."""
-    loc = registry.locations[claim_id]
-    path = Path(loc.file)  # as the loader showed it: relative to the current directory, or absolute
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+def _insertion(registry: Registry, path: Path, lines: list[str], claim_id: str,
+               example: dict[str, Any]) -> tuple[int, list[str]]:
+    """Where the example goes in the file's original lines, and the lines it adds (nothing is edited yet)."""
     lines_of = registry.key_lines.get(claim_id, {})
     if "check" not in lines_of:
-        raise PinError(f"{loc}: claim {claim_id} has no check block to pin an example into")
+        raise PinError(f"{registry.locations[claim_id]}: claim {claim_id} has no check block to pin an example into")
     c = lines_of["check"] - 1
-    if lines[c].split("check:", 1)[1].strip() not in ("", "|", ">") and not lines[c].split("check:", 1)[1].strip().startswith("#"):
+    after_check = lines[c].split("check:", 1)[1].strip()
+    if after_check not in ("", "|", ">") and not after_check.startswith("#"):
         raise PinError(f"{path}:{c + 1}: the check of {claim_id} is written in flow style; add the example by hand")
     item = example_text(example)
     if "check.examples" in lines_of:
@@ -100,18 +99,41 @@ def pin_example(registry: Registry, claim_id: str, example: dict[str, Any]) -> P
             raise PinError(f"{path}:{e + 1}: `examples:` of {claim_id} is in flow style; add the example by hand")
         end = _block_end(lines, e, e_indent, list_at_parent=True)
         dash = next((_indent(lines[j]) for j in range(e + 1, end) if lines[j].lstrip().startswith("- ")), e_indent + 2)
-        new = [" " * dash + f"- {item}\n"]
-    else:
-        c_indent = _indent(lines[c])
-        end = _block_end(lines, c, c_indent)
-        key_indent = next((_indent(lines[j]) for j in range(c + 1, end) if lines[j].strip()), c_indent + 2)
-        new = [" " * key_indent + "examples:\n", " " * (key_indent + 2) + f"- {item}\n"]
-    if end > 0 and not lines[end - 1].endswith("\n"):
-        lines[end - 1] += "\n"
-    text = "".join(lines[:end] + new + lines[end:])
-    _verify(text, path, claim_id, example)
-    write_text_atomic(path, text)
-    return path
+        return end, [" " * dash + f"- {item}\n"]
+    c_indent = _indent(lines[c])
+    end = _block_end(lines, c, c_indent)
+    key_indent = next((_indent(lines[j]) for j in range(c + 1, end) if lines[j].strip()), c_indent + 2)
+    return end, [" " * key_indent + "examples:\n", " " * (key_indent + 2) + f"- {item}\n"]
+
+
+def _edited_file(registry: Registry, path: Path, pins: dict[str, dict[str, Any]]) -> str:
+    """The file's text with every pin of ``pins`` (claim id -> example) added, each verified to read back.
+    The insertions are placed on the file as the loader read it and applied from the bottom up, so that one
+    claim's new lines never move another's."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    inserts = [_insertion(registry, path, lines, cid, example) for cid, example in pins.items()]
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    for at, new in sorted(inserts, key=lambda insert: insert[0], reverse=True):
+        lines[at:at] = new
+    text = "".join(lines)
+    for cid, example in pins.items():
+        _verify(text, path, cid, example)
+    return text
+
+
+def pin_examples(registry: Registry, pins: dict[str, dict[str, Any]]) -> list[Path]:
+    """Append each example to its claim's ``check.examples`` (claim id -> example), all or nothing: every
+    edited file is built and read back before the first is written, so a pin that fails leaves every
+    file untouched. Returns the files written."""
+    by_file: dict[Path, dict[str, dict[str, Any]]] = {}
+    for cid, example in pins.items():
+        # the file as the loader showed it: relative to the current directory, or absolute
+        by_file.setdefault(Path(registry.locations[cid].file), {})[cid] = example
+    texts = {path: _edited_file(registry, path, file_pins) for path, file_pins in by_file.items()}
+    for path, text in texts.items():
+        write_text_atomic(path, text)
+    return list(texts)
 
 
 def _verify(text: str, path: Path, claim_id: str, example: dict) -> None:
