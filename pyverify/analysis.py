@@ -10,6 +10,7 @@ computes or overrides a verdict.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,13 +82,21 @@ def check_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
     return row
 
 
-SHELL_SAFE = re.compile(r"^[A-Za-z0-9._\-]+$")
+SHELL_SAFE = re.compile(r"^[A-Za-z0-9._/\-]+$")
 
 
-def reproduce_command(claim_id: str, seed: int, budget: str) -> str:
-    """A command that re-runs this claim's check with this run's seed and budget."""
-    quoted = claim_id if SHELL_SAFE.match(claim_id) else f'"{claim_id}"'  # an id may hold a quote (a prime)
-    return f"pyverify check {quoted} --seed {seed} --budget {budget}"
+def reproduce_command(claim_id: str, meta: dict[str, Any]) -> str:
+    """A command that re-runs this claim's check as this run did: its registry and the plugins given on
+    its command line (as absolute paths, so that it runs from any folder), its seed, budget and device."""
+    words = ["pyverify", "check", claim_id]
+    if meta.get("registry") is not None:
+        words += ["--registry", meta["registry"]]
+    for spec in meta.get("plugins", ()):
+        words += ["--plugin", spec]
+    words += ["--seed", str(meta["seed"]), "--budget", meta["budget"]]
+    if meta.get("device", "cpu") != "cpu":
+        words += ["--device", meta["device"]]
+    return " ".join(w if SHELL_SAFE.match(w) else shlex.quote(w) for w in words)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from conftest import DOC, REPO, claim_yaml, compiled_claim
 FALSE = "check: {given: {x: 'vec(3, lo=1)'}, assert: 'norm(x) <= 0.5'}\nexpect: refuted\n"
 TRUE = "check: {given: {x: 'vec(3)'}, assert: 'norm(x) >= 0'}\nexpect: holds\n"
 BOUND = "check: {given: {x: 'vec(3)'}, assert: 'norm(x) <= 2 * norm(x) + 1'}\nexpect: holds\n"
-STRESS = "check: {given: {P: 'mat(3, 2)'}, assert: 'stress(P, pairwise_distances(P)) >= 0'}\nexpect: holds\n"
+STRESS = "check: {given: {P: 'mat(2, 3)'}, assert: 'stress(P, pairwise_distances(P)) >= 0'}\nexpect: holds\n"
 ORDER = ("check: {given: {x: 'vec(3, lo=1)'}, assert: 'norm(x) * eps ** 2', relation: order, dims: {eps: 0.1},\n"
          "        order: {param: eps, values: [0.1, 0.01, 0.001], claimed: 2}}\nexpect: holds\n")
 
@@ -106,6 +106,33 @@ def test_implementation_lists_backing_claims_and_unverified_functions(monkeypatc
     assert entries[layer]["guarantees"] == [{"guarantee": "relative-law", "meaning": "relative-law", "claim": "G",
                                              "verdict": "refuted", "standing": "refuted", "false_premises": []}]
     assert entries["pyverify.attention.rotations.core.rope"]["status"] == "unverified"
+
+
+def test_the_implementation_view_lists_a_plugins_functions(tmp_path):
+    """The user's own functions (registered by a plugin, no reference package) are listed with the claims
+    that call them; one no claim calls is unverified; unloaded, they are gone."""
+    from pyverify.checks import plugins
+
+    (tmp_path / "user_layer.py").write_text(
+        "from pyverify import plugin\nPYVERIFY_PLUGIN = 'user'\n"
+        "def my_rotate(x):\n    return x\n"
+        "def my_unused(x):\n    return x\n"
+        "plugin.function('my_rotate', my_rotate, doc='the user rotation')\n"
+        "plugin.function('my_unused', my_unused, doc='never called')\n")
+    plugins.load_plugin(str(tmp_path / "user_layer.py"), "--plugin")
+    try:
+        check = compiled_claim({"given": {"x": "vec(3)"}, "assert": "norm(my_rotate(x)) == norm(x)"})
+        used, unused = "pyverify_plugin_user_layer.my_rotate", "pyverify_plugin_user_layer.my_unused"
+        assert coverage.exercises(check) == [used]
+        rows = {"U.1": {"id": "U.1", "verdict": "holds", "standing": "sound", "exercises": coverage.exercises(check)}}
+        entries = {e["name"]: e for e in coverage.implementation(rows)}
+        assert entries[used]["plugin"] == "user" and entries[used]["vocabulary"] == "my_rotate"
+        assert entries[used]["status"] == "exercised" and [c["id"] for c in entries[used]["claims"]] == ["U.1"]
+        assert entries[unused]["status"] == "unverified" and entries[unused]["claims"] == []
+        jsonschema.validate(list(entries.values()), {"type": "array", "items": schema.IMPLEMENTATION})
+    finally:
+        plugins.unload_all()
+    assert not any(e.get("plugin") for e in coverage.implementation({}))
 
 
 # ------------------------------------------------------------------------------------ evidence
@@ -229,7 +256,7 @@ def test_report_fields_plots_and_meta(produced):
     rep = json.loads((second / "report.json").read_text())
     rows = {c["id"]: c for c in rep["claims"]}
     assert rows["A.2"]["standing"] == "repaired-premise" and rows["A.1"]["corrected_by"] == ["A.1.fixed"]
-    assert rows["A.1"]["reproduce"] == "pyverify check A.1 --seed 0 --budget quick"
+    assert rows["A.1"]["reproduce"] == f"pyverify check A.1 --registry {rep['meta']['registry']} --seed 0 --budget quick"
     assert rows["A.1"]["evidence"][0].startswith("Counterexample")
     assert set(rows["A.3"]["plots"]) == {"order"} and (second / rows["A.3"]["plots"]["order"]).read_text().startswith("<?xml")
     assert {"tightness", "positional-stress"} <= set(rep["plots"])
@@ -277,3 +304,32 @@ def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path, monkeypatc
         write_text_atomic(target, "new")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left behind
+
+
+def test_the_reproduce_command_reproduces_with_its_registry_and_plugin(tmp_path):
+    """The command the report prints is run, from another folder, as a user would paste it: it keeps the
+    registry and the --plugin it needs (without them: "unknown claim id", then a plugin not loaded)."""
+    import shlex
+    import subprocess
+    import sys
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "halving.py").write_text("from pyverify import plugin\nPYVERIFY_PLUGIN = 'halving'\n"
+                                        "plugin.function('halve', lambda x: x / 3, doc='meant to halve')\n")
+    (project / "reg.yaml").write_text("plugins: [halving]\n" + DOC + "claims:\n" + claim_yaml(
+        "H.1", extra="check: {given: {x: 'vec(3, lo=1)'}, assert: 'halve(x) * 2 == x'}\nexpect: refuted\n"))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    made = subprocess.run([sys.executable, "-m", "pyverify", "report", "--registry", "reg.yaml", "--plugin", "halving.py",
+                           "--budget", "quick", "--seed", "3", "--out", "out", "--no-progress", "--jobs", "1"],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stdout + made.stderr
+    command = json.loads((project / "out" / "report.json").read_text())["claims"][0]["reproduce"]
+    words = shlex.split(command)
+    assert words[:3] == ["pyverify", "check", "H.1"] and words[words.index("--seed") + 1] == "3", command
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    rerun = subprocess.run([sys.executable, "-m", *words, "--format", "json", "--jobs", "1"], cwd=elsewhere, env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, command + "\n" + rerun.stderr
+    assert json.loads(rerun.stdout)["claims"][0]["verdict"] == "refuted"

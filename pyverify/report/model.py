@@ -28,8 +28,9 @@ VERSIONED = ("torch", "sympy", "numpy", "networkx", "pydantic", "python-flint", 
 
 
 def collect_meta(*, seed: int, budget: str, device: str, started: float, lean_built: bool,
-                 toolchain: str | None) -> dict[str, Any]:
-    """How this report was made: enough to reproduce it (seed, budget, versions, commit)."""
+                 toolchain: str | None, registry: str | None = None, plugins: tuple[str, ...] = ()) -> dict[str, Any]:
+    """How this report was made: enough to reproduce it (seed, budget, registry and --plugin opt-ins,
+    versions, commit). ``registry`` None: the installed content package's."""
     versions = {"python": platform.python_version()}
     for dist in VERSIONED:
         try:
@@ -46,6 +47,8 @@ def collect_meta(*, seed: int, budget: str, device: str, started: float, lean_bu
         "elapsed_s": round(time.time() - started, 3),
         "lean_built": lean_built,
         "toolchain": toolchain,
+        "registry": registry,
+        "plugins": list(plugins),
     }
 
 
@@ -108,7 +111,7 @@ def build(registry: CheckedRegistry, results: list[Result], graph: GraphReport, 
             "file": registry.locations[cid].file,
             "line": registry.locations[cid].line,
             "evidence": evidence_sentences(r, compiled.get(cid)) if r else [],
-            "reproduce": analysis.reproduce_command(cid, meta["seed"], meta["budget"]),
+            "reproduce": analysis.reproduce_command(cid, meta),
             "exercises": coverage.exercises(compiled.get(cid)),
         })
         # a report-wide figure goes with every claim whose check runs what it is about

@@ -49,6 +49,8 @@ IMPLEMENTATION = _object({
     "claims": {"type": "array", "items": CLAIM_REF},
     "calls": _IDS,
     "guarantees": {"type": "array", "items": GUARANTEE},
+    "plugin": _STR,  # a function a plugin registered: the plugin's name and the check language's name for it
+    "vocabulary": _STR,
 }, required=["name", "module", "kind", "status", "claims"], extra=False)
 
 PLOTS = {"type": "object", "additionalProperties": {"type": "string", "pattern": r"^plots/[^/]+\.svg$"}}
@@ -110,7 +112,9 @@ META = _object({
     "elapsed_s": {"type": "number", "minimum": 0},
     "lean_built": {"type": "boolean"},
     "toolchain": _NSTR,
-})
+    "registry": _NSTR,
+    "plugins": {"type": "array", "items": _STR},
+}, required=["seed", "budget", "device", "versions", "git_commit", "started", "elapsed_s", "lean_built", "toolchain"])
 
 CHANGES = _object({
     "old": {"type": "object"}, "new": {"type": "object"},
