@@ -14,7 +14,7 @@ This module imports nothing from pyverify: every layer may read what was contrib
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
@@ -89,6 +89,17 @@ def lean_sources() -> Path | None:
         if path is not None:
             return Path(path)
     return None
+
+
+def rename_owner(old: str, new: str) -> None:
+    """What ``old`` contributed is recorded under ``new`` (a plugin's declared name, known after its import)."""
+    for table in (FIGURES, GUARANTEES):
+        for key, value in list(table.items()):
+            if value.owner == old:
+                table[key] = replace(value, owner=new)
+    for key, value in list(REFERENCE_PACKAGES.items()):
+        if value == old:
+            REFERENCE_PACKAGES[key] = new
 
 
 def forget(owner: str) -> None:

@@ -176,3 +176,25 @@ def test_forkserver_workers_import_the_opted_in_plugins(monkeypatch):
     results = {r.id: r for r in check_claims(reg, ["TOY.1", "TOY.2"], budget="quick", jobs=2)}
     assert results["TOY.2"].verdict.value == "refuted", results["TOY.2"].message
     assert results["TOY.1"].verdict.value == "holds", results["TOY.1"].message
+
+
+def test_a_plugin_is_named_by_its_declared_name_not_its_file(tmp_path):
+    """Registrations run before the module's PYVERIFY_PLUGIN is read: the provisional name (the file stem)
+    must not survive in the function's doc, its failure message or the contributions it registered."""
+    from pyverify import contributions
+    from pyverify.checks import vocabulary
+
+    (tmp_path / "my_file_stem.py").write_text(
+        "from pyverify import plugin\n"
+        "def failing(x):\n    raise ValueError('boom')\n"
+        "plugin.function('stem_failing', failing, doc='raises')\n"
+        "plugin.guarantees('my.Mechanism', {'a guarantee': 'P.1'})\n"
+        "PYVERIFY_PLUGIN = 'declared_name'\n")
+    loaded = plugins.load_plugin(str(tmp_path / "my_file_stem.py"), "--plugin")
+    assert loaded.name == "declared_name" and "declared_name" in plugins.LOADED and "my_file_stem" not in plugins.LOADED
+    assert vocabulary.VOCABULARY["stem_failing"].doc == "raises [plugin declared_name]"
+    assert contributions.GUARANTEES["my.Mechanism"].owner == "declared_name"
+    r = run_claim(_claim({"given": {"x": "vec(3)"}, "assert": "stem_failing(x) == x"}), {}, budget="quick")
+    assert r.verdict == "error" and "(plugin declared_name)" in r.message and "my_file_stem" not in r.message
+    plugins.unload_all()  # forgotten under its declared name
+    assert "my.Mechanism" not in contributions.GUARANTEES

@@ -140,9 +140,10 @@ def _positional_count(sig: inspect.Signature) -> tuple[int, float]:
     return sum(p.default is p.empty for p in positional), len(positional)
 
 
-def _guarded(name: str, plugin: str, fn: Callable) -> Callable:
+def _guarded(name: str, plugin: LoadedPlugin, fn: Callable) -> Callable:
     """The implementation, its exceptions turned into PluginFailure — except vmap's own refusal, which
-    the engine answers by evaluating instance by instance."""
+    the engine answers by evaluating instance by instance. The plugin's name is read when a call fails: a
+    module declares ``PYVERIFY_PLUGIN`` anywhere in its body, after its registrations too."""
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -151,9 +152,9 @@ def _guarded(name: str, plugin: str, fn: Callable) -> Callable:
         except RuntimeError as exc:
             if "vmap" in str(exc) or "Batching rule" in str(exc):
                 raise
-            raise PluginFailure(f"plugin function {name} (plugin {plugin}) failed: {type(exc).__name__}: {exc}") from exc
+            raise PluginFailure(f"plugin function {name} (plugin {plugin.name}) failed: {type(exc).__name__}: {exc}") from exc
         except Exception as exc:  # noqa: BLE001 - whatever the user's code raises is that claim's error
-            raise PluginFailure(f"plugin function {name} (plugin {plugin}) failed: {type(exc).__name__}: {exc}") from exc
+            raise PluginFailure(f"plugin function {name} (plugin {plugin.name}) failed: {type(exc).__name__}: {exc}") from exc
 
     return call
 
@@ -182,7 +183,7 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
                 raise PluginError(f"{name}: the {backend} meaning takes {other[0]}..{other[1]} positional "
                                   f"argument(s), the torch implementation {arity[0]}..{arity[1]}")
     owner = _owner()
-    impl = torch_impl if failures == "as-raised" else _guarded(name, owner.name, torch_impl)
+    impl = torch_impl if failures == "as-raised" else _guarded(name, owner, torch_impl)
     shown = doc.strip() if owner.content else f"{doc.strip()} [plugin {owner.name}]"
     record = vocabulary.Function(impl, shown, conventions=table, name=name, sympy=sympy, ball=ball, precise=precise,
                                  condition=condition)
@@ -231,8 +232,9 @@ def load_plugin(spec: str, opted_in_by: str, name: str | None = None) -> LoadedP
     (``PYVERIFY_PLUGIN`` in the module, else the module's last dotted part or the file's stem)."""
     default = name or (Path(spec).stem if spec.endswith(".py") else spec.rpartition(".")[2])
     for plugin in LOADED.values():
-        if plugin.origin == spec:
-            return plugin
+        if plugin.origin == spec or (spec.endswith(".py") and plugin.origin.endswith(".py")
+                                     and Path(plugin.origin).resolve() == Path(spec).resolve()):
+            return plugin  # the same file opted into twice (--plugin and pyproject.toml, two spellings)
     plugin = LoadedPlugin(default, spec, opted_in_by)
     _CURRENT.append(plugin)
     try:
@@ -243,10 +245,25 @@ def load_plugin(spec: str, opted_in_by: str, name: str | None = None) -> LoadedP
         raise PluginError(f"plugin {spec} ({opted_in_by}) failed to import: {type(exc).__name__}: {exc}") from exc
     finally:
         _CURRENT.pop()
-    plugin.name = getattr(module, "PYVERIFY_PLUGIN", None) or default
+    _rename(plugin, getattr(module, "PYVERIFY_PLUGIN", None) or default)
     plugin.module = module
     LOADED[plugin.name] = plugin
     return plugin
+
+
+def _rename(plugin: LoadedPlugin, name: str) -> None:
+    """The plugin's declared name, known once its module ran, replaces the provisional one (the module or
+    file name) everywhere its registrations recorded it: function docs, figures, guarantees, references."""
+    old = plugin.name
+    if name == old:
+        return
+    if not isinstance(name, str) or not name.strip():
+        raise PluginError(f"plugin {plugin.origin}: PYVERIFY_PLUGIN must be a non-empty string, got {name!r}")
+    plugin.name = name
+    for fn in plugin.functions:
+        record = vocabulary.VOCABULARY[fn]
+        record.doc = record.doc.replace(f"[plugin {old}]", f"[plugin {name}]")
+    contributions.rename_owner(old, name)
 
 
 def pyproject_plugins(directory: Path) -> list[str]:
