@@ -82,3 +82,27 @@ def test_prefix_inside_a_model(tmp_path, capsys, prefix):
     path = tmp_path / "model.pt"
     torch.save(state, path)
     assert main(["certify", str(path), "--prefix", prefix]) == 0
+
+
+def test_a_layer_of_another_design_is_told_to_use_an_adapter(tmp_path, capsys):
+    """A rotary embedding's frequency table under --prefix rotary. is no ESPRAttention layer: the answer
+    says so and names --adapter (it was "not enough values to unpack"); without a prefix, likewise."""
+    rotary = {"rotary.freqs": 1.0 / 10000 ** (torch.arange(0, 8, 2) / 8), "proj.weight": torch.zeros(8, 8)}
+    path = tmp_path / "rotary.pt"
+    torch.save(rotary, path)
+    for argv in (["--prefix", "rotary."], ["--prefix", "rotary"]):
+        assert main(["certify", str(path), *argv]) == 2
+        err = capsys.readouterr().err
+        assert "'rotary.freqs' has shape (4,)" in err and "--adapter PLUGIN:FUNC" in err and "unpack" not in err, err
+    assert main(["certify", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "no 'freqs'" in err and "--adapter PLUGIN:FUNC" in err
+    assert main(["certify", str(path), "--prefix", "blocks.9."]) == 2
+    assert "no key starts with 'blocks.9.'" in capsys.readouterr().err
+
+
+def test_a_prefix_without_its_dot_finds_the_layer(tmp_path, capsys):
+    state = {"blocks.0.attn." + k: v for k, v in _state("structured", "commuting", n_planes=4).items()}
+    torch.save(state, tmp_path / "model.pt")
+    assert main(["certify", str(tmp_path / "model.pt"), "--prefix", "blocks.0.attn", "--format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["heads"]) == 2

@@ -58,7 +58,8 @@ def certify_command(args: argparse.Namespace, reg) -> int:
     if args.adapter and args.tensors:
         return _usage_error("give --adapter or --tensors, not both")
     if not general and args.state is None:
-        return _usage_error("certify needs a STATE file, --tensors FILE or --adapter PLUGIN:FUNC")
+        return _usage_error("certify needs a STATE file (an ESPRAttention state dict), --tensors FILE, or "
+                            "--adapter PLUGIN:FUNC with a STATE file for a layer of another design")
     if not general and args.form != "product":
         return _usage_error("--form difference describes a layer given by --adapter or --tensors")
     source = str(args.tensors or args.state)

@@ -45,14 +45,36 @@ def rests_on() -> dict[str, str]:
     return dict(found.rests_on) if found is not None else {}
 
 
+ADAPTER_HINT = ("for a layer of another design, give --adapter PLUGIN:FUNC (a function of a --plugin that maps the "
+                "state dict to per-head L, or U and freqs, with P, Pi_act and scale) or --tensors FILE: "
+                "docs/your-own-code.md")
+
+
+def _prefix_in(state: dict[str, torch.Tensor], prefix: str) -> str:
+    """The prefix as given, or with the dot a module path is joined by (``--prefix rotary`` for ``rotary.``)."""
+    if prefix and not prefix.endswith(".") and prefix + "freqs" not in state and prefix + ".freqs" in state:
+        return prefix + "."
+    return prefix
+
+
 def layer_matrices(state: dict[str, torch.Tensor], prefix: str = "") -> dict[str, Any]:
     """U (H,d,d), L (H,d_c,d,d), P (H,d,d), S (post-rotation parameter) from an ESPRAttention state dict."""
+    prefix = _prefix_in(state, prefix)
+
     def get(name):
         return state.get(prefix + name)
 
     freqs = get("freqs")
     if freqs is None:
-        raise ValueError(f"no '{prefix}freqs' in the state dict: not an ESPRAttention layer (keys: {', '.join(list(state)[:8])} ...)")
+        under = [k for k in state if k.startswith(prefix)]
+        seen = ", ".join((under or list(state))[:8])
+        where = f"keys under '{prefix}'" if prefix and under else ("no key starts with " + repr(prefix) + "; keys" if prefix else "keys")
+        raise ValueError(f"no '{prefix}freqs' in the state dict: not an ESPRAttention layer ({where}: {seen} ...); "
+                         + ADAPTER_HINT)
+    if not torch.is_tensor(freqs) or freqs.dim() != 3:
+        shape = tuple(freqs.shape) if torch.is_tensor(freqs) else type(freqs).__name__
+        raise ValueError(f"'{prefix}freqs' has shape {shape}, not (heads, d_c, m) as in an ESPRAttention layer "
+                         f"(a rotary embedding's frequency table?); " + ADAPTER_HINT)
     freqs = freqs.double()
     H, d_c, m = freqs.shape
     qkv = get("qkv.weight")
@@ -164,6 +186,7 @@ def certify(state: dict[str, torch.Tensor], verdicts: dict[str, str], prefix: st
     """Per-head reports.  attention_dtype: the dtype the layer's attention runs in (default: the parameters';
     torch.bfloat16 for float32 parameters trained under bf16 autocast)."""
     mats = layer_matrices(state, prefix)
+    prefix = _prefix_in(state, prefix)
     precision = _precision_of(state, prefix, attention_dtype)
     attention = getattr(torch, precision["attention"])
     commuting = state.get(prefix + "generator_perturbation") is None  # the fast path the precision rule is about
