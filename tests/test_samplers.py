@@ -9,7 +9,7 @@ from pyverify.checks.samplers import SAMPLERS, SamplerError, parse_sampler
 
 CTX = {"dtype": torch.float64, "device": torch.device("cpu")}
 SPECS = [
-    "vec(3)", "vec(4, lo=0.5, hi=1)", "scalar(0, 1)", "mat(3)", "mat(3, m=5, lo=1, hi=2)", "sym(4)", "skew(4, hi=0.5)",
+    "vec(3)", "vec(4, lo=0.5, hi=1)", "scalar(0, 1)", "mat(3)", "mat(5, 3, lo=1, hi=2)", "sym(4)", "skew(4, hi=0.5)",
     "psd(3)", "orth(4)", "orth(3, det=-1)", "orth(4, det='any')", "commuting_skew(6, 2)", "commuting_skew(5, 3, m=1)",
     "commuting_skew(4, 2, U='identity')", "skew_family(4, 2)", "near_commuting_skew(4, 2, 0.1)", "structured_post(6, 2, m=2)",
     "structured_post(6, 2, m=2, leak=0.1)", "cayley_post(6, 2, rho=0.5)", "unit_quat()", "small_angle(0.1)", "simplex(5)",
@@ -79,7 +79,7 @@ def test_random_samplers_draw_the_stated_shape():
 
 @pytest.mark.parametrize("spec,msg", [("nosuch(3)", "unknown sampler"), ("vec", "must be a sampler call"),
                                       ("vec(x)", "sweep name"), ("commuting_skew(4, 2, m=3)", "2m"),
-                                      ("mat()", "needs parameter 'n'")])
+                                      ("mat()", "needs parameter 'rows'")])
 def test_bad_sampler_specs(spec, msg):
     with pytest.raises(SamplerError, match=msg):
         parse_sampler(spec, {})
@@ -137,10 +137,21 @@ def test_defaults_fill_every_parameter(name):
     assert s.args == required, "args keep what was written (describe shows it)"
 
 
+def test_mat_takes_rows_then_columns_like_torch():
+    """mat(rows, cols), as torch.randn(rows, cols): it was mat(columns, rows)."""
+    gen = torch.Generator().manual_seed(0)
+    for spec, shape in (("mat(2, 5)", (2, 5)), ("mat(rows=2, cols=5)", (2, 5)), ("mat(4)", (4, 4)), ("mat(1, 3)", (1, 3))):
+        s = parse_sampler(spec, {})
+        assert s.value(s.init(3, gen, CTX)).shape == (3, *shape), spec
+    assert parse_sampler("sym(3)", {}).relaxed().p == parse_sampler("mat(3, 3)", {}).p
+    with pytest.raises(SamplerError, match="m"):  # the old keyword is refused, not read as something else
+        parse_sampler("mat(3, m=5)", {})
+
+
 def test_positional_and_keyword_forms_agree_and_derived_defaults_follow():
     assert parse_sampler("commuting_skew(6, 2)", {}).p == parse_sampler("commuting_skew(d=6, dc=2)", {}).p
     assert parse_sampler("commuting_skew(6, 2)", {}).p["m"] == 3
-    assert parse_sampler("mat(3)", {}).p["m"] == 3 and parse_sampler("mat(3, 5)", {}).p["m"] == 5
+    assert parse_sampler("mat(3)", {}).p["cols"] == 3 and parse_sampler("mat(5, 3)", {}).p["rows"] == 5
     assert parse_sampler("vec(n)", {"n": 5}).p["n"] == 5
     assert parse_sampler("gaussian(4, 3)", {}).p["shape"] == [4, 3]
     with pytest.raises(SamplerError, match="must be an integer"):

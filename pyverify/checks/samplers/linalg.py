@@ -73,18 +73,20 @@ _NORM_RANGE = (Param("lo", "float", 0.0, lo=0, doc="smallest norm"),
 
 class Mat(Sampler):
     """General matrix with operator norm in [lo, hi]; kind: general | sym | skew.
-    Instances satisfy: M in R^{m x n} with lo <= |M|_2 <= hi.
+    ``mat(rows, cols)``: rows first, as torch.randn(rows, cols) and numpy shapes are written (``mat(n)`` is
+    square). Instances satisfy: M in R^{rows x cols} with lo <= |M|_2 <= hi.
     """
 
-    name = "mat"
+    name, hypothesis = "mat", "M in R^{rows x cols} (rows first, like torch.randn(rows, cols)) with lo <= |M| <= hi"
     kind = "general"
-    params = (_size("n", "columns", positional=True),
-              _size("m", "rows", default=Derived("n", lambda p: p["n"]), positional=True),
+    params = (_size("rows", "rows (the first index)", positional=True),
+              _size("cols", "columns (the second index)", default=Derived("rows", lambda p: p["rows"]), positional=True),
               *_NORM_RANGE)
     constraints = (LO_LE_HI,)
 
     def _mn(self):
-        return self.p.get("m", self.p["n"]), self.p["n"]
+        """(rows, columns)."""
+        return self.p["rows"], self.p["cols"]
 
     def shapes(self):
         return {"raw": self._mn(), "rad": ()}
@@ -120,7 +122,10 @@ class Mat(Sampler):
         return torch.ones(v.shape[0], dtype=torch.bool, device=v.device)
 
     def relaxed(self):
-        return Mat(dict(self.args)) if self.kind != "general" else None
+        if self.kind == "general":
+            return None
+        args = {k: v for k, v in self.args.items() if k != "n"}
+        return Mat({**args, "rows": self.p["n"]})
 
     def symbolic_instance(self, name, notes):
         import sympy as sp
@@ -131,6 +136,9 @@ class Mat(Sampler):
 class Sym(Mat):
     name, hypothesis, kind = "sym", "symmetric, lo <= |M|_2 <= hi", "sym"
     params = (_size("n", "dimension", positional=True), *_NORM_RANGE)
+
+    def _mn(self):
+        return self.p["n"], self.p["n"]
 
     def _structure(self, raw):
         return (raw + raw.transpose(-1, -2)) / 2
@@ -151,6 +159,7 @@ class Sym(Mat):
 class Skew(Mat):
     name, hypothesis, kind = "skew", "skew-symmetric, lo <= |S|_2 <= hi", "skew"
     params = Sym.params
+    _mn = Sym._mn
 
     def _structure(self, raw):
         return skew(raw)
