@@ -1,27 +1,38 @@
-"""Claims as pytest items (pytest's non-python collection pattern).
+"""Claims as pytest items (pytest's non-python collection pattern), for the registries a project opted into.
 
-Every claim of a registry YAML file becomes one test item ``claims/file.yaml::ID``; it passes when the
-verdict the engine computes equals the claim's reviewed ``expect`` (a claim without ``expect`` is new:
+A project names its registries (folders or YAML files, relative to the file that names them) in
+``[tool.pyverify] registries = [...]`` of its pyproject.toml, or in the ini option ``pyverify_registries``
+(pytest.ini, ``[tool.pytest.ini_options]``, or ``-o pyverify_registries=claims``); nothing else is collected,
+so a project that merely has a ``claims/`` folder is left alone. The plugins it opted into
+(``[tool.pyverify] plugins``, the ``pyverify.plugins`` entry points) are loaded before its registries, as
+the command line loads them.
+
+Every claim of an opted-in registry file becomes one test item ``claims/file.yaml::ID``; it passes when
+the verdict the engine computes equals the claim's reviewed ``expect`` (a claim without ``expect`` is new:
 it passes whatever its verdict, and is reported as unreviewed). A failure shows both verdicts, the
 engine's message and the witness.
 
 Options: ``--pyverify-budget quick|default|thorough`` (default ``default``), ``--pyverify-seed N``,
 ``--pyverify-device cpu|cuda``. Registry problems (bad YAML, bad fields) are collection errors naming
-the file and line, and so are checks that do not compile (``checks/validate.py``). Works with
-pytest-xdist: each worker loads the registry once.
+the file and line, and so are checks that do not compile (``checks/validate.py``) and plugins that do not
+load. Works with pytest-xdist: each worker loads the registry once.
 """
 
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from .registry import Registry, RegistryError
+from .registry import Problem, Registry, RegistryError
+from .registry.models import Location
 
-# the registries loaded in this session, one per `claims` folder (each xdist worker loads its own)
+# the registries loaded in this session, one per opted-in root (each xdist worker loads its own)
 _REGISTRIES_KEY = pytest.StashKey[dict]()
+_ROOTS_KEY = pytest.StashKey[list]()
+INI_REGISTRIES = "pyverify_registries"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -30,31 +41,70 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="search budget of the claim checks")
     group.addoption("--pyverify-seed", type=int, default=0, help="seed of the claim checks")
     group.addoption("--pyverify-device", default="cpu", help="device of the claim checks")
+    parser.addini(INI_REGISTRIES, type="paths", default=[],
+                  help="pyverify registries (folders or YAML files) whose claims are collected as tests")
 
 
-def _registry_root(path: Path) -> Path | None:
-    """The registry folder a YAML file belongs to: the nearest ancestor named `claims`."""
-    for parent in path.parents:
-        if parent.name == "claims":
-            return parent
+class ProjectConfigError(Exception):
+    pass
+
+
+def _project_dir(config: pytest.Config) -> Path:
+    """The folder whose pyproject.toml states the project's pyverify settings: the ini file's, else rootdir."""
+    return config.inipath.parent if config.inipath is not None else config.rootpath
+
+
+def _pyproject_registries(directory: Path) -> list[Path]:
+    file = directory / "pyproject.toml"
+    if not file.is_file():
+        return []
+    try:
+        table = tomllib.loads(file.read_text(encoding="utf-8")).get("tool", {}).get("pyverify", {})
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ProjectConfigError(f"{file}: cannot read [tool.pyverify]: {exc}") from None
+    names = table.get("registries", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ProjectConfigError(f"{file}: [tool.pyverify] registries must be a list of folders or YAML files")
+    return [directory / n for n in names]
+
+
+def registry_roots(config: pytest.Config) -> list[Path]:
+    """The registries the project opted into (resolved), from [tool.pyverify] and the ini option."""
+    if _ROOTS_KEY not in config.stash:
+        roots = list(config.getini(INI_REGISTRIES)) + _pyproject_registries(_project_dir(config))
+        config.stash[_ROOTS_KEY] = list(dict.fromkeys(r.resolve() for r in roots))
+    return config.stash[_ROOTS_KEY]
+
+
+def _registry_root(config: pytest.Config, path: Path) -> Path | None:
+    """The opted-in registry a YAML file belongs to (a registry named as one file is its own root)."""
+    path = path.resolve()
+    for root in registry_roots(config):
+        if path == root or root in path.parents:
+            return root
     return None
 
 
 def _registry(config: pytest.Config, root: Path) -> Registry | RegistryError:
     loaded = config.stash.setdefault(_REGISTRIES_KEY, {})
     if root not in loaded:
+        from .checks.plugins import PluginError, load_opted_in
         from .checks.validate import load_valid_registry  # torch only once a registry is collected
 
         try:
+            load_opted_in(directory=_project_dir(config))  # the project's plugins, as the command line loads them
             # the checks are validated at collection: a misspelt keyword is a collection error at its line
             loaded[root] = load_valid_registry(root)
         except RegistryError as exc:
             loaded[root] = exc
+        except PluginError as exc:
+            where = _project_dir(config) / "pyproject.toml"
+            loaded[root] = RegistryError([Problem(Location(str(where), 1), str(exc), code="plugin")])
     return loaded[root]
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path):
-    if file_path.suffix in (".yaml", ".yml") and _registry_root(file_path) is not None:
+    if file_path.suffix in (".yaml", ".yml") and _registry_root(parent.config, file_path) is not None:
         return ClaimFile.from_parent(parent, path=file_path)
     return None
 
@@ -65,11 +115,15 @@ class RegistryProblem(Exception):
 
 class ClaimFile(pytest.File):
     def collect(self):
-        reg = _registry(self.config, _registry_root(self.path))
+        reg = _registry(self.config, _registry_root(self.config, self.path))
         if isinstance(reg, RegistryError):
+            root = _registry_root(self.config, self.path)
             mine = [p for p in reg.problems if Path(p.location.file).resolve() == self.path.resolve()]
-            if mine:
-                raise RegistryProblem("\n".join(str(p) for p in mine))
+            # a problem outside the registry's files (a plugin of pyproject.toml that does not load) is every file's
+            outside = [p for p in reg.problems
+                       if not (Path(p.location.file).resolve() == root or root in Path(p.location.file).resolve().parents)]
+            if mine or outside:
+                raise RegistryProblem("\n".join(str(p) for p in mine + outside))
             return
         for cid, loc in reg.locations.items():
             if Path(loc.file).resolve() == self.path.resolve():

@@ -168,6 +168,7 @@ def test_pytest_collection_names_file_line_and_claim(make_registry):
     # autoload off: the plugin is loaded once, by -p, whether or not the entry point is installed
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "pyverify.pytest_plugin", "-p", "no:cacheprovider",
-                           str(root / "a.yaml")], capture_output=True, text=True, cwd=root.parent, timeout=300, env=env)
+                           "-o", f"pyverify_registries={root.name}", str(root / "a.yaml")],
+                          capture_output=True, text=True, cwd=root.parent, timeout=300, env=env)
     assert proc.returncode != 0
     assert "a.yaml:11: [A.1]" in proc.stdout and "would shadow a constant" in proc.stdout, proc.stdout

@@ -50,6 +50,15 @@ def test_installed_metadata_has_the_entry_point_and_the_plugin_is_loaded_once(py
     assert len(loaded) == 1
 
 
+def _pytest(project, *args: str) -> subprocess.CompletedProcess:
+    """pytest in ``project`` with the plugin loaded by ``-p`` (autoload off: the one way it is loaded, whether
+    or not the entry point is installed)."""
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", ENTRY_POINT, "-p", "no:cacheprovider",
+                           "--pyverify-budget", "quick", "-q", *args],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=300)
+
+
 def test_an_external_claims_folder_is_collected_and_checked(tmp_path):
     root = tmp_path / "project" / "claims"
     root.mkdir(parents=True)
@@ -57,12 +66,46 @@ def test_an_external_claims_folder_is_collected_and_checked(tmp_path):
     good = claim_yaml("X.good", extra="check: {given: {M: 'mat(3)'}, assert: 'M.T.T == M'}\nexpect: holds\n")
     wrong = claim_yaml("X.wrong", extra="check: {given: {M: 'mat(3)'}, assert: 'M.T == M'}\nexpect: holds\n")
     (root / "a.yaml").write_text("claims:\n" + good + wrong)
-    # autoload off: `-p` is then the one way the plugin is loaded, whether or not the entry point is installed
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", ENTRY_POINT, "-p", "no:cacheprovider",
-                           "--pyverify-budget", "quick", "-q", "claims"],
-                          cwd=root.parent, env=env, capture_output=True, text=True, timeout=300)
+    (root.parent / "pyproject.toml").write_text('[tool.pyverify]\nregistries = ["claims"]\n')
+    proc = _pytest(root.parent, "claims")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert "1 failed, 1 passed" in out, out
     assert "claim X.wrong" in out and "computed verdict `refuted`, reviewed expectation `holds`" in out
+
+
+def test_a_claims_folder_nobody_opted_into_is_not_collected(tmp_path):
+    """A project that happens to have a `claims/` folder of its own YAML is left alone (it got collection
+    errors); the same folder named by the ini option is collected."""
+    project = tmp_path / "unrelated"
+    (project / "claims").mkdir(parents=True)
+    (project / "claims" / "insurance.yaml").write_text("claims:\n  - policy: 17\n    amount: 3.5\n")
+    (project / "test_ok.py").write_text("def test_ok():\n    assert True\n")
+    proc = _pytest(project)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "1 passed" in out and "error" not in out.lower(), out
+    named = _pytest(project, "-o", "pyverify_registries=claims")
+    assert named.returncode == 2 and "insurance.yaml" in named.stdout + named.stderr  # opted in: its problems shown
+
+
+def test_the_projects_plugins_are_loaded_before_its_registry(tmp_path):
+    """[tool.pyverify] plugins is read under pytest too (the registry's `plugins:` was refused as not loaded)."""
+    project = tmp_path / "project"
+    (project / "claims").mkdir(parents=True)
+    (project / "tripling.py").write_text("from pyverify import plugin\nPYVERIFY_PLUGIN = 'tripling'\n"
+                                         "plugin.function('triple', lambda x: 3 * x, doc='three times x')\n")
+    (project / "claims" / "documents.yaml").write_text(DOC)
+    (project / "claims" / "t.yaml").write_text("plugins: [tripling]\nclaims:\n" + claim_yaml(
+        "T.1", extra="check: {given: {x: 'vec(3)'}, assert: 'triple(x) == x + x + x'}\nexpect: holds\n"))
+    (project / "pyproject.toml").write_text('[tool.pyverify]\nplugins = ["tripling.py"]\nregistries = ["claims"]\n')
+    proc = _pytest(project)
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    (project / "pyproject.toml").write_text('[tool.pyverify]\nplugins = ["missing.py"]\nregistries = ["claims"]\n')
+    proc = _pytest(project)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2 and "plugin file" in out and "missing.py" in out, out
+
+
+def test_this_repository_opts_its_registry_in():
+    roots = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pyverify"]["registries"]
+    assert [(REPO / r).resolve() for r in roots] == [PAPERS.resolve()]
