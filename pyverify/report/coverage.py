@@ -1,6 +1,7 @@
 """Which implementation functions each claim's check exercises, and which claims back each public
 function and class of the reference packages (registered by content packages and plugins with
-``pyverify.plugin.reference``).
+``pyverify.plugin.reference``) and each function a loaded plugin registered (``pyverify.plugin.function``:
+the user's own code, listed whether or not its package was registered as a reference).
 
 Derived, never listed by hand: the vocabulary names a check calls are those its compiled expressions
 call (given/where/assume/assert/baseline: ``CompiledClaim.calls``), each vocabulary record's torch
@@ -21,6 +22,7 @@ from typing import Any, Iterable
 
 from .. import contributions
 from ..checks.claim import CompiledClaim
+from ..checks.plugins import LOADED
 from ..checks.vocabulary import VOCABULARY
 
 
@@ -107,13 +109,35 @@ def vocabulary_exercises(name: str) -> tuple[str, ...]:
     return tuple(sorted(_qualname(o) for o in seen))
 
 
+def plugin_functions() -> dict[str, tuple[str, str, Any]]:
+    """Vocabulary name -> (plugin name, qualified name, implementation) of every function a loaded plugin
+    (not a content package) registered; the implementation is the user's callable, unwrapped."""
+    out = {}
+    for plugin in LOADED.values():
+        if plugin.content:
+            continue
+        for name in plugin.functions:
+            record = VOCABULARY.get(name)
+            if record is None:
+                continue
+            impl = inspect.unwrap(record.torch)
+            module = getattr(impl, "__module__", None) or plugin.name
+            qualname = getattr(impl, "__qualname__", None) or name
+            out[name] = (plugin.name, f"{module}.{qualname}" if "<lambda>" not in qualname else f"{module}.{name}", impl)
+    return out
+
+
 def exercises(compiled: CompiledClaim | None) -> list[str]:
-    """The reference functions and classes a compiled check runs (qualified names, sorted)."""
+    """The reference functions and classes a compiled check runs, and the plugin functions it calls
+    (qualified names, sorted)."""
     if compiled is None:
         return []
     out: set[str] = set()
+    plugged = plugin_functions()
     for name in compiled.calls:
         out.update(vocabulary_exercises(name))
+        if name in plugged:
+            out.add(plugged[name][1])
     return sorted(out)
 
 
@@ -169,6 +193,14 @@ def implementation(claim_rows: dict[str, dict]) -> list[dict]:
             entry["guarantees"] = [{**_guarantee(name, cid, claim_rows), "meaning": guarantees.meanings.get(name, name)}
                                    for name, cid in guarantees.rests_on.items()]
         entries.append(entry)
+    listed = {e["name"] for e in entries}
+    for vocabulary_name, (plugin, qualname, impl) in plugin_functions().items():
+        if qualname in listed:
+            continue
+        backing = by_object.get(qualname, [])
+        entries.append({"name": qualname, "module": qualname.rpartition(".")[0], "kind": "function",
+                        "status": "exercised" if backing else "unverified", "plugin": plugin,
+                        "vocabulary": vocabulary_name, "claims": [_claim_ref(claim_rows[c], via=None) for c in backing]})
     return entries
 
 
