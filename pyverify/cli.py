@@ -169,6 +169,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .analysis import check_row
     from .checks.validate import load_valid_registry
     from .engine import check_claims
+    from .report.evidence import evidence_sentences
 
     if args.pin_witness and not args.ids:
         return _usage_error("--pin-witness writes into the claims named on the command line: give their IDs")
@@ -187,6 +188,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             sev = row.get("severity")
             grade = f" [{sev['level']}: {sev['reason']}]" if sev else (" [severity unassessed]" if r.verdict is Verdict.refuted else "")
             print(f"{r.id:<24} {r.verdict:<14} {r.message}{grade}{flag}")
+            if r.verdict is Verdict.refuted:  # both sides at the witness, where they differ, the defect's shape
+                for sentence in evidence_sentences(r, reg.compiled.get(r.id)):
+                    print(f"    {sentence}")
         counts: dict[str, int] = {}
         for r in results:
             counts[r.verdict] = counts.get(r.verdict, 0) + 1

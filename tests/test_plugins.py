@@ -46,6 +46,11 @@ def test_the_cli_catches_the_defects_of_the_toy_layer_and_passes_its_twin():
     # the flipped displacement (twice), the wrong einsum, the product of sums (against the reference logit)
     for cid in ("TOY.2", "TOY.5", "TOY.3", "TOY.8"):
         assert verdicts[cid]["verdict"] == "refuted" and verdicts[cid]["witness"], cid
+    # each refutation names the defect's shape (details.diagnosis): the flipped displacement (the positions
+    # exchanged), the transposed einsum, the product of sums
+    kinds = {cid: [d["kind"] for d in verdicts[cid]["details"]["diagnosis"]["defects"]] for cid in ("TOY.2", "TOY.3", "TOY.5", "TOY.8")}
+    assert kinds == {"TOY.2": ["exchanged"], "TOY.3": ["transposed"], "TOY.5": ["exchanged"], "TOY.8": ["product-of-sums"]}, kinds
+    assert "ri and rj exchanged" in verdicts["TOY.2"]["details"]["diagnosis"]["defects"][0]["message"]
     # the product of sums is exactly translation-invariant: the invariance claim cannot see it
     assert verdicts["TOY.1"]["verdict"] == verdicts["TOY.4"]["verdict"] == verdicts["TOY.7"]["verdict"] == "holds"
     shrunk = verdicts["TOY.8"]["witness"]["params"]  # the witness is shrunk: its parameters are round numbers
@@ -54,6 +59,10 @@ def test_the_cli_catches_the_defects_of_the_toy_layer_and_passes_its_twin():
     fixed = _cli(*argv, fixed=True)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert {c["verdict"] for c in json.loads(fixed.stdout)["claims"]} == {"holds"}
+    assert not any("diagnosis" in c.get("details", {}) for c in json.loads(fixed.stdout)["claims"])
+    text = _cli(*argv[:-5], "--no-progress", "--jobs", "1")  # the text output: both sides and the diagnosis
+    assert "Diagnosis: `toy_scores(Q, K)` equals `Q @ K.T` transposed" in text.stdout, text.stdout
+    assert "at the witness toy_relative_logit(q, k, ri, rj) = " in text.stdout and "Where: They differ at" in text.stdout
 
 
 def test_a_registry_naming_a_plugin_without_opt_in_is_refused_and_imports_nothing(tmp_path):

@@ -11,8 +11,9 @@ from ..checks.compiled import CheckError, Compiled
 from ..checks.examples import ExampleError, instance
 from ..registry import Verdict
 from .context import CPU64
-from .evidence import Counterexample, RelationAtWitness
+from .evidence import HELD_AT_WITNESS, Counterexample, RelationAtWitness
 from .falsify import Candidate, recheck, shrink
+from .probe import diagnose_witness
 from .run import ClaimRun
 from .result import Outcome, tensor_to_list, values_json
 from .rounding import NEAR, judge_exactly, rounding_verdict
@@ -53,7 +54,8 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
                f"interval certificate: {cert['status']}{precise}{near}" + "".join(f"; {f}" for f in failures))
     witness = Counterexample(seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc), cert,
                              params=_params_json(params))
-    return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)), (witness,))
+    return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)),
+                   (witness,) + _diagnosis(run, comp, sides, sc))
 
 
 def refuted_by_an_example(run: ClaimRun) -> Outcome | None:
@@ -88,8 +90,23 @@ def refuted_by_an_example(run: ClaimRun) -> Outcome | None:
                    f"tolerance {float(sc.tol[0]):.3g}); interval certificate: {cert['status']}"
                    + (f"; {why}" if "precise" in cert else ""))
         witness = Counterexample(run.seed, comp.dims, values_json(values), _relation_reports(sides, sc), cert, example=i)
-        return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)), (witness,))
+        return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)),
+                       (witness,) + _diagnosis(run, comp, sides, sc))
     return None
+
+
+def _diagnosis(run: ClaimRun, comp: Compiled, sides, sc) -> tuple:
+    """Where the violated identities' sides differ and which defect shape they show (``engine/probe.py``);
+    nothing when the probe fails — the counterexample stands without it."""
+    violated = [i for i, (rel, m) in enumerate(zip(comp.relations, sc.measure))
+                if rel.op == "==" and float(m[0]) > HELD_AT_WITNESS]
+    if not violated:
+        return ()
+    try:
+        found = diagnose_witness(comp, sides.values, violated, run.compiled.side_texts(), run.seed)
+    except Exception:  # noqa: BLE001 - a diagnosis is an aid (time up included): the refutation stands without it
+        return ()
+    return (found,) if found.diagnoses or found.located else ()
 
 
 def _relation_reports(sides, sc) -> tuple[RelationAtWitness, ...]:

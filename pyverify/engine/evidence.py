@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 Values = dict[str, Any]  # hypothesis name -> value (nested lists), a composite's parts as a dict
+# A witness lists every relation of the check; those whose relative error is below this held at the
+# witness (rounding only) and are not the reason for the refutation.
+HELD_AT_WITNESS = 1e-9
 
 
 class Evidence:
@@ -71,6 +74,34 @@ class Counterexample(Witness):
             out["params"] = self.params
         return {**out, "values": self.values, "relations": [r.as_dict() for r in self.relations],
                 "certificate": self.certificate}
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """One recognised shape of a defect at a counterexample (``engine/diagnose.py``), as a sentence."""
+
+    kind: str  # transposed | exchanged | constant-factor | one-plane | rows-columns | enters-through | product-of-sums | call-history
+    relation: str
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "relation": self.relation, "message": self.message}
+
+
+@dataclass(frozen=True)
+class DefectDiagnosis(Evidence):
+    """What the counterexample's sides and their variations say about where the defect is: the entries
+    where the two sides differ (``located``: relation -> sentence) and the recognised defect shapes. The
+    JSON's ``details.diagnosis`` (added only when there is something to say)."""
+
+    diagnoses: tuple[Diagnosis, ...] = ()
+    located: tuple[tuple[str, str], ...] = ()
+
+    def details(self) -> dict[str, Any]:
+        if not self.diagnoses and not self.located:
+            return {}
+        return {"diagnosis": {"defects": [d.as_dict() for d in self.diagnoses],
+                              "differ_at": [{"relation": r, "message": m} for r, m in self.located]}}
 
 
 @dataclass(frozen=True)

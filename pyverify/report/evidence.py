@@ -12,18 +12,14 @@ import math
 from typing import Any
 
 from ..checks.claim import CompiledClaim
-from ..engine.evidence import (ConstantEstimate, ConstantGrowth, Counterexample, ExistenceWitness, Inconclusive,
-                               MonteCarloAgreement, MonteCarloRefutation, OrderEstimate, OrderRefutation,
-                               SymbolicProof, Tightness)
+from ..engine.evidence import (HELD_AT_WITNESS, ConstantEstimate, ConstantGrowth, Counterexample, DefectDiagnosis,
+                               ExistenceWitness, Inconclusive, MonteCarloAgreement, MonteCarloRefutation, OrderEstimate,
+                               OrderRefutation, SymbolicProof, Tightness)
 from ..engine.relations.order import orders_text
 from ..engine.result import Result, round_floats
 
 MAX_SIDE_NAME = 48  # a longer side expression is called "the left/right side"
 MAX_ELEMENTS = 16  # a larger array is summarised by its shape and largest entry
-MAX_VALUES = 4  # hypothesis values shown for a counterexample
-# A witness lists every relation of the check; those whose relative error is below this held at the
-# witness (rounding only) and are not the reason for the refutation.
-HELD_AT_WITNESS = 1e-9
 
 
 def num(x: Any) -> str:
@@ -103,10 +99,10 @@ def _difference(lhs: Any, rhs: Any, op: str) -> float | None:
     return max(y - x for x, y in pairs)
 
 
-def _counterexample(w: Counterexample, check: CompiledClaim | None) -> list[str]:
+def _counterexample(w: Counterexample, check: CompiledClaim | None, diagnosis: DefectDiagnosis | None = None) -> list[str]:
     out = []
-    shown = list(round_floats(w.values).items())[:MAX_VALUES]
-    at = "; ".join(f"{k} = {value(v)}" for k, v in shown)
+    # every hypothesis (a large array is summarised by value()): none is dropped
+    at = "; ".join(f"{k} = {value(v)}" for k, v in round_floats(w.values).items())
     where = _dims(round_floats(w.dims))
     out.append("Counterexample" + (f" with {where}" if where else "") + (f" at {at}." if at else "."))
     names = side_names(check)
@@ -127,6 +123,9 @@ def _counterexample(w: Counterexample, check: CompiledClaim | None) -> list[str]
             out.append(f"{left} equals {right} at the witness, where the claim says they differ ({both}).")
         else:
             out.append(f"{left} exceeds what the claim allows ({r['op']} {right}) by {num(gap)}; at the witness {both}.")
+    if diagnosis is not None:
+        out += [f"Where: {message[0].upper()}{message[1:]}" for _, message in diagnosis.located]
+        out += [f"Diagnosis: {d.message[0].upper()}{d.message[1:]}" for d in diagnosis.diagnoses]
     cert = round_floats(w.certificate)
     status = str(cert.get("status", ""))
     if status == "certified":
@@ -194,7 +193,7 @@ def _expectation(w: MonteCarloRefutation) -> list[str]:
         z = max(abs(m - c) / s for m, c, s in zip(_flatten(mean), _flatten(claimed), _flatten(se)) if s > 0)
     except ValueError:
         pass
-    at = "; ".join(f"{k} = {value(v)}" for k, v in list(round_floats(w.values or {}).items())[:MAX_VALUES])
+    at = "; ".join(f"{k} = {value(v)}" for k, v in round_floats(w.values or {}).items())
     return [f"Monte-Carlo mean {value(mean)} where the claim says {value(claimed)}"
             + (f": {num(z)} standard errors apart" if z is not None else "")
             + f" over {w.samples} fresh samples" + (f", at {at}." if at else ".")]
@@ -236,7 +235,8 @@ def evidence_sentences(result: Result, check: CompiledClaim | None = None) -> li
     """Sentences for one result, given the claim's compiled check for the side names."""
     verdict = result.verdict.value
     if verdict == "refuted":
-        for kind, say in ((Counterexample, lambda w: _counterexample(w, check)), (ConstantGrowth, _growth),
+        for kind, say in ((Counterexample, lambda w: _counterexample(w, check, result.find(DefectDiagnosis))),
+                          (ConstantGrowth, _growth),
                           (OrderRefutation, lambda w: _order(result.find(OrderEstimate), w)),
                           (MonteCarloRefutation, _expectation)):
             found = result.find(kind)

@@ -1,0 +1,243 @@
+"""The shape of a defect, recognised at a refutation's witness: pure functions over the two sides of a
+violated identity (float64 tensors) and over the same sides evaluated at chosen variations of the witness
+(``engine/probe.py`` computes those). Each recogniser returns one sentence a user can act on, or None;
+each says nothing where the sides agree, so a correct implementation never gets a diagnosis.
+
+The shapes: a transposition, two hypotheses exchanged (a reversed displacement sign), a constant factor,
+one rotation plane (a frequency) wrong, a row or column pattern (queries against keys), a defect that
+enters through one hypothesis alone, a product of sums in place of a dot product, and a value that
+depends on the call history (a cache).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+from .evidence import Diagnosis
+
+# two float64 evaluations of the same mathematics agree to this relative size (code under test may run in
+# float32 inside: 1e-6 leaves it room, and every defect recognised here is far larger)
+EQUAL_RTOL = 1e-6
+Pair = tuple[torch.Tensor, torch.Tensor]  # (left side, right side) at one instance
+
+
+@dataclass
+class RelationProbe:
+    """One violated identity at the witness and at the variations the engine evaluated (each a Pair)."""
+
+    relation: str
+    left: str  # how the sentences call the two sides
+    right: str
+    at_witness: Pair
+    again: Pair | None = None  # the witness evaluated once more, after other instances
+    # the witness with its scalars at 0 moved to 1: a shrunk witness often has a position at 0, where
+    # exchanging or zeroing positions would be degenerate; the next two variations start from it
+    base: Pair | None = None
+    exchanged: dict[tuple[str, str], Pair] = field(default_factory=dict)  # two like hypotheses swapped
+    zeroed: dict[str, Pair] = field(default_factory=dict)  # one scalar hypothesis set to 0
+    sum_fixed: dict[str, Pair] = field(default_factory=dict)  # one vector moved with its sum kept
+    others: list[Pair] = field(default_factory=list)  # fresh instances of the hypotheses
+    vectors: dict[str, torch.Tensor] = field(default_factory=dict)  # the witness's vector hypotheses
+    scalars: dict[str, float] = field(default_factory=dict)  # the witness's scalar hypotheses
+
+
+def _size(x: torch.Tensor) -> float:
+    return float(torch.linalg.vector_norm(x.reshape(-1))) if x.numel() else 0.0
+
+
+def close(a: torch.Tensor, b: torch.Tensor, rtol: float = EQUAL_RTOL) -> bool:
+    """Equal up to rounding, relative to the larger of the two (broadcast, or unequal when they cannot)."""
+    try:
+        a, b = torch.broadcast_tensors(a, b)
+    except RuntimeError:
+        return False
+    scale = max(_size(a), _size(b))
+    return _size(a - b) <= rtol * scale if scale > 0 else True
+
+
+def _num(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def transposed(p: RelationProbe) -> str | None:
+    lhs, rhs = p.at_witness
+    if lhs.dim() != 2 or lhs.shape[0] != lhs.shape[1] or lhs.shape[0] < 2 or close(lhs, lhs.T) or close(lhs, rhs):
+        return None
+    if not close(lhs, rhs.T):
+        return None
+    return (f"{p.left} equals {p.right} transposed: check the order of the contraction (S[i, j] = ⟨q_i, k_j⟩: "
+            "queries index the rows, keys the columns), an einsum or matmul with its two indices swapped.")
+
+
+def exchanged(p: RelationProbe) -> str | None:
+    """Left equals right with two like hypotheses traded; positions (scalars) named before vectors."""
+    lhs, rhs = p.base if p.base is not None else p.at_witness
+    if close(lhs, rhs):
+        return None
+    found = [(a, b) for (a, b), (lhs_x, rhs_x) in p.exchanged.items() if close(lhs_x, rhs) or close(lhs, rhs_x)]
+    if not found:
+        return None
+    found.sort(key=lambda pair: pair[0] not in p.scalars)
+    (a, b), rest = found[0], found[1:]
+    also = f" (equally with {', '.join(f'{x} and {y}' for x, y in rest)} exchanged)" if rest else ""
+    if a in p.scalars:
+        return (f"{p.left} equals {p.right} with {a} and {b} exchanged{also}: check the sign of the displacement "
+                f"({b} − {a} against {a} − {b}).")
+    return (f"{p.left} equals {p.right} with {a} and {b} exchanged{also}: check which of {a}, {b} the code takes "
+            "first (queries against keys), or the sign of the displacement between them.")
+
+
+def constant_factor(p: RelationProbe) -> str | None:
+    """One factor c ≠ 1 with left = c · right at the witness and at every fresh instance (two at least)."""
+    pairs = [pr for pr in [p.at_witness, *p.others] if pr[0].shape == pr[1].shape and _size(pr[1]) > 0]
+    if len(pairs) < 3 or any(not torch.isfinite(x).all() for pr in pairs for x in pr):
+        return None
+    lhs = torch.cat([pr[0].reshape(-1) for pr in pairs])
+    rhs = torch.cat([pr[1].reshape(-1) for pr in pairs])
+    c = float(lhs @ rhs / (rhs @ rhs))
+    if abs(c - 1) <= 1e-3 or not close(lhs, c * rhs):
+        return None
+    if abs(c + 1) <= 1e-6:
+        return f"{p.left} is the negative of {p.right} at every instance tried: a sign error."
+    return (f"{p.left} is {_num(c)} times {p.right} at every instance tried (a constant factor"
+            + (f"; {_num(c * c)} squared" if abs(c * c - round(c * c)) < 1e-6 and round(c * c) not in (0, 1) else "")
+            + "): check the scaling, e.g. 1/√d against 1/√(2m), or a factor 2 dropped or doubled.")
+
+
+def _coordinates_that_differ(lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor | None:
+    """Indices of the last axis where some entry differs (over every leading index)."""
+    try:
+        lhs, rhs = torch.broadcast_tensors(lhs, rhs)
+    except RuntimeError:
+        return None
+    if lhs.dim() == 0:
+        return None
+    scale = max(float(lhs.abs().max()), float(rhs.abs().max()))
+    bad = ((lhs - rhs).abs() > EQUAL_RTOL * scale).reshape(-1, lhs.shape[-1]).any(0)
+    return torch.nonzero(bad).reshape(-1)
+
+
+def one_plane(p: RelationProbe) -> str | None:
+    lhs, rhs = p.at_witness
+    if lhs.dim() == 0 or lhs.shape[-1] < 4 or lhs.shape[-1] % 2:
+        return None
+    idx = _coordinates_that_differ(lhs, rhs)
+    if idx is None or idx.numel() == 0:
+        return None
+    d, coords = lhs.shape[-1], set(idx.tolist())
+    for k in range(d // 2):
+        if coords <= {2 * k, 2 * k + 1}:
+            return (f"the sides agree except in coordinates {2 * k} and {2 * k + 1} (plane {k} of the adjacent "
+                    f"pairing): check that plane's frequency or rotation; the other planes are right.")
+        if coords <= {k, k + d // 2}:
+            return (f"the sides agree except in coordinates {k} and {k + d // 2} (plane {k} of the half pairing): "
+                    "check that plane's frequency or rotation; the other planes are right.")
+    return None
+
+
+def _agreeing(diff: torch.Tensor, scale: float, dim: int) -> list[int]:
+    return torch.nonzero((diff.abs() <= EQUAL_RTOL * scale).all(dim)).reshape(-1).tolist()
+
+
+def rows_columns(p: RelationProbe) -> str | None:
+    """A score-like matrix whose disagreement sits in whole columns (keys) or whole rows (queries)."""
+    lhs, rhs = p.at_witness
+    if lhs.dim() != 2 or lhs.shape != rhs.shape or min(lhs.shape) < 2:
+        return None
+    scale = max(float(lhs.abs().max()), float(rhs.abs().max()))
+    diff = lhs - rhs
+    rows, cols = _agreeing(diff, scale, 1), _agreeing(diff, scale, 0)
+    n, m = lhs.shape
+    if cols and len(cols) < m and not rows:
+        return (f"the sides agree in column(s) {', '.join(map(str, cols))} and differ in the others: the defect "
+                "follows the column index — check how the keys (the second index: their rotation, position or "
+                "sign) are treated.")
+    if rows and len(rows) < n and not cols:
+        return (f"the sides agree in row(s) {', '.join(map(str, rows))} and differ in the others: the defect "
+                "follows the row index — check how the queries (the first index) are treated.")
+    return None
+
+
+def enters_through(p: RelationProbe) -> str | None:
+    """From an instance where the sides differ and no scalar is 0: they agree once one scalar hypothesis is
+    set to 0 and still differ when any other is (with a single nonzero position, zeroing it would make
+    every relative defect vanish at once, which says nothing)."""
+    zeroed = p.zeroed
+    if len(zeroed) < 2 or p.base is None or close(*p.base):
+        return None
+    agree = [name for name, (lhs, rhs) in zeroed.items() if close(lhs, rhs)]
+    if len(agree) != 1:
+        return None
+    name = agree[0]
+    others = ", ".join(n for n in zeroed if n != name)
+    return (f"the sides agree when {name} = 0 and still differ when {others} = 0: the defect enters through "
+            f"{name} — check how {name} is applied (for a key's position: the key's rotation and its sign).")
+
+
+def product_of_sums(p: RelationProbe) -> str | None:
+    lhs, rhs = p.at_witness
+    if close(lhs, rhs):
+        return None
+    for name, (lhs_s, rhs_s) in p.sum_fixed.items():
+        if close(lhs_s, lhs) and not close(rhs_s, rhs):
+            return (f"{p.left} does not change when {name} moves with the sum of its entries kept: it depends on "
+                    f"{name} only through Σ{name} — a product of sums, (Σ{name})(Σ…), where the claim has a dot "
+                    "product: check the contraction (an einsum summing each vector on its own).")
+    if lhs.numel() != 1:
+        return None
+    names = list(p.vectors)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            va, vb = p.vectors[a], p.vectors[b]
+            if va.shape == vb.shape and close(lhs.reshape(()), va.sum() * vb.sum()):
+                return (f"{p.left} equals (Σ{a})(Σ{b}), the product of the sums of their entries: a contraction "
+                        f"that sums {a} and {b} separately where the claim has {a}ᵀ{b}.")
+    return None
+
+
+def call_history(p: RelationProbe) -> str | None:
+    if p.again is None:
+        return None
+    (lhs, rhs), (lhs2, rhs2) = p.at_witness, p.again
+    for side, first, second in ((p.left, lhs, lhs2), (p.right, rhs, rhs2)):
+        if not close(first, second, 1e-12):
+            return (f"{side} gives different values at the same inputs, evaluated twice with other calls between: "
+                    "it depends on the call history (a cache or state kept between calls) — key the cache by "
+                    "every input it depends on (positions, offsets, dtype) or check with it off.")
+    return None
+
+
+RECOGNISERS = (("transposed", transposed), ("exchanged", exchanged), ("constant-factor", constant_factor),
+               ("one-plane", one_plane), ("rows-columns", rows_columns), ("enters-through", enters_through),
+               ("product-of-sums", product_of_sums))
+
+
+def diagnose(probe: RelationProbe) -> list[Diagnosis]:
+    """What the probe's evaluations recognise. A value that depends on the call history makes every other
+    comparison unreliable: then that alone is said."""
+    history = call_history(probe)
+    if history is not None:
+        return [Diagnosis("call-history", probe.relation, history)]
+    found = []
+    for kind, recognise in RECOGNISERS:
+        if kind == "exchanged" and found and found[-1].kind == "transposed":
+            continue  # a transposed score matrix is its two factors exchanged: one sentence says it
+        message = recognise(probe)
+        if message is not None:
+            found.append(Diagnosis(kind, probe.relation, message))
+    return found
+
+
+def where_they_differ(lhs: torch.Tensor, rhs: torch.Tensor, limit: int = 8) -> str | None:
+    """The entries at which two arrays of one shape differ beyond rounding, when only some do."""
+    if lhs.shape != rhs.shape or lhs.dim() == 0 or lhs.numel() < 2:
+        return None
+    scale = max(float(lhs.abs().max()), float(rhs.abs().max()))
+    bad = torch.nonzero((lhs - rhs).abs() > EQUAL_RTOL * scale)
+    if len(bad) == 0 or len(bad) == lhs.numel():
+        return None
+    shown = ", ".join("[" + ", ".join(map(str, i.tolist())) + "]" for i in bad[:limit])
+    more = f" and {len(bad) - limit} more" if len(bad) > limit else ""
+    return f"they differ at {len(bad)} of {lhs.numel()} entries: {shown}{more}; the others agree."
