@@ -86,7 +86,14 @@ def test_a_transposed_score_matrix():
 def test_a_constant_factor():
     kinds, text = _diagnosed(lambda q, k, ri, rj: 2 ** 0.5 * logit(q, k, ri, rj), logit)
     assert kinds == ["constant-factor"], text
-    assert any("1.414 times" in t and "2 squared" in t for t in text), text
+    assert any("1.414 times" in t and "(a constant factor, √2)" in t for t in text), text
+
+
+def test_two_constants_have_a_ratio_but_no_constant_factor():
+    """A right side that is the same at every instance (a constant) gives no factor to report."""
+    one = torch.tensor(1.0, dtype=F64)
+    probe = RelationProbe("a == 1", "a", "1", (2 * one, one), others=[(2 * one, one), (2 * one, one)])
+    assert diagnose(probe) == []
 
 
 def test_one_wrong_frequency_is_one_plane():

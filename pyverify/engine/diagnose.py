@@ -90,9 +90,12 @@ def exchanged(p: RelationProbe) -> str | None:
 
 
 def constant_factor(p: RelationProbe) -> str | None:
-    """One factor c ≠ 1 with left = c · right at the witness and at every fresh instance (two at least)."""
+    """One factor c ≠ 1 with left = c · right at the witness and at every fresh instance (two at least),
+    where the right side varies between them (two constants always have a ratio: that says nothing)."""
     pairs = [pr for pr in [p.at_witness, *p.others] if pr[0].shape == pr[1].shape and _size(pr[1]) > 0]
     if len(pairs) < 3 or any(not torch.isfinite(x).all() for pr in pairs for x in pr):
+        return None
+    if all(close(pr[1], pairs[0][1]) for pr in pairs[1:]):
         return None
     lhs = torch.cat([pr[0].reshape(-1) for pr in pairs])
     rhs = torch.cat([pr[1].reshape(-1) for pr in pairs])
@@ -101,9 +104,10 @@ def constant_factor(p: RelationProbe) -> str | None:
         return None
     if abs(c + 1) <= 1e-6:
         return f"{p.left} is the negative of {p.right} at every instance tried: a sign error."
-    return (f"{p.left} is {_num(c)} times {p.right} at every instance tried (a constant factor"
-            + (f"; {_num(c * c)} squared" if abs(c * c - round(c * c)) < 1e-6 and round(c * c) not in (0, 1) else "")
-            + "): check the scaling, e.g. 1/√d against 1/√(2m), or a factor 2 dropped or doubled.")
+    square = round(c * c) if abs(c * c - round(c * c)) < 1e-6 else None
+    root = f", {'-' if c < 0 else ''}√{square}" if square not in (None, 0, 1) and abs(abs(c) - round(abs(c))) > 1e-6 else ""
+    return (f"{p.left} is {_num(c)} times {p.right} at every instance tried (a constant factor{root}): check the "
+            "scaling, e.g. 1/√d against 1/√(2m), or a factor 2 dropped or doubled.")
 
 
 def _coordinates_that_differ(lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tensor | None:
