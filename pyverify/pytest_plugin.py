@@ -166,6 +166,10 @@ class ClaimItem(pytest.Item):
                      f"reviewed expectation `{r.expect}`",
                      f"  engine: {r.message}"]
             if r.witness is not None:
+                from .report.evidence import evidence_sentences
+
+                # both sides at the witness, where they differ, the defect's shape
+                lines += [f"  {s}" for s in evidence_sentences(r, getattr(self.registry, "compiled", {}).get(r.id))]
                 lines.append("  witness: " + json.dumps(r.as_dict().get("witness"), ensure_ascii=False)[:2000])
             return "\n".join(lines)
         return super().repr_failure(excinfo)

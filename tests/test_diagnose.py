@@ -181,3 +181,13 @@ def test_the_report_shows_every_hypothesis_of_a_witness():
     assert result.verdict == "refuted"
     first = evidence_sentences(result)[0]
     assert all(f"{name} = " in first for name in given), first
+
+
+def test_complex_sides_keep_their_imaginary_part():
+    """Complex sides (the probe cast them to real, losing the imaginary part; the constant-factor recogniser
+    raised on a complex ratio): compared whole, recognised as nothing, located where they differ."""
+    z = torch.tensor([1 + 2j, 3 - 1j, 0.5 + 0j, -1 + 1j], dtype=torch.complex128)
+    conj = z.conj()
+    probe = RelationProbe("z == w", "z", "w", (z, conj), others=[(z, conj), (2 * z, 2 * conj)])
+    assert diagnose(probe) == []  # no recognised shape, and no failure on complex values
+    assert where_they_differ(z, conj) == "they differ at 3 of 4 entries: [0], [1], [3]; the others agree."

@@ -72,6 +72,7 @@ def test_an_external_claims_folder_is_collected_and_checked(tmp_path):
     assert proc.returncode == 1, out
     assert "1 failed, 1 passed" in out, out
     assert "claim X.wrong" in out and "computed verdict `refuted`, reviewed expectation `holds`" in out
+    assert "at the witness M.T = " in out, out  # the failure shows both sides, as the command line does
 
 
 def test_a_claims_folder_nobody_opted_into_is_not_collected(tmp_path):

@@ -47,6 +47,10 @@ def _size(x: torch.Tensor) -> float:
     return float(torch.linalg.vector_norm(x.reshape(-1))) if x.numel() else 0.0
 
 
+def _largest(x: torch.Tensor) -> float:
+    return float(x.abs().max()) if x.numel() else 0.0
+
+
 def close(a: torch.Tensor, b: torch.Tensor, rtol: float = EQUAL_RTOL) -> bool:
     """Equal up to rounding, relative to the larger of the two (broadcast, or unequal when they cannot)."""
     try:
@@ -93,7 +97,7 @@ def constant_factor(p: RelationProbe) -> str | None:
     """One factor c ≠ 1 with left = c · right at the witness and at every fresh instance (two at least),
     where the right side varies between them (two constants always have a ratio: that says nothing)."""
     pairs = [pr for pr in [p.at_witness, *p.others] if pr[0].shape == pr[1].shape and _size(pr[1]) > 0]
-    if len(pairs) < 3 or any(not torch.isfinite(x).all() for pr in pairs for x in pr):
+    if len(pairs) < 3 or any(x.is_complex() or not torch.isfinite(x).all() for pr in pairs for x in pr):
         return None
     if all(close(pr[1], pairs[0][1]) for pr in pairs[1:]):
         return None
@@ -118,7 +122,7 @@ def _coordinates_that_differ(lhs: torch.Tensor, rhs: torch.Tensor) -> torch.Tens
         return None
     if lhs.dim() == 0:
         return None
-    scale = max(float(lhs.abs().max()), float(rhs.abs().max()))
+    scale = max(_largest(lhs), _largest(rhs))
     bad = ((lhs - rhs).abs() > EQUAL_RTOL * scale).reshape(-1, lhs.shape[-1]).any(0)
     return torch.nonzero(bad).reshape(-1)
 
@@ -150,7 +154,7 @@ def rows_columns(p: RelationProbe) -> str | None:
     lhs, rhs = p.at_witness
     if lhs.dim() != 2 or lhs.shape != rhs.shape or min(lhs.shape) < 2:
         return None
-    scale = max(float(lhs.abs().max()), float(rhs.abs().max()))
+    scale = max(_largest(lhs), _largest(rhs))
     diff = lhs - rhs
     rows, cols = _agreeing(diff, scale, 1), _agreeing(diff, scale, 0)
     n, m = lhs.shape
@@ -238,7 +242,7 @@ def where_they_differ(lhs: torch.Tensor, rhs: torch.Tensor, limit: int = 8) -> s
     """The entries at which two arrays of one shape differ beyond rounding, when only some do."""
     if lhs.shape != rhs.shape or lhs.dim() == 0 or lhs.numel() < 2:
         return None
-    scale = max(float(lhs.abs().max()), float(rhs.abs().max()))
+    scale = max(_largest(lhs), _largest(rhs))
     bad = torch.nonzero((lhs - rhs).abs() > EQUAL_RTOL * scale)
     if len(bad) == 0 or len(bad) == lhs.numel():
         return None

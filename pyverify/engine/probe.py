@@ -36,7 +36,13 @@ def _pairs(comp: Compiled, values: dict, wanted: list[int]) -> list[Pair] | None
         raise  # the claim's time is up: no further variation
     except Exception:  # noqa: BLE001 - a variation outside what the code accepts tells nothing
         return None
-    return [(sides[i][1][0].detach().double(), sides[i][2][0].detach().double()) for i in wanted]
+    return [(_as64(sides[i][1][0]), _as64(sides[i][2][0])) for i in wanted]
+
+
+def _as64(x: torch.Tensor) -> torch.Tensor:
+    """float64, or complex128 for a complex side (its imaginary part is part of what differs)."""
+    x = x.detach()
+    return x.to(torch.complex128) if x.is_complex() else x.double()
 
 
 def _like_pairs(comp: Compiled, values: dict) -> list[tuple[str, str]]:
@@ -112,7 +118,7 @@ def _fresh(comp: Compiled, seed: int, wanted: list[int]) -> list[list[Pair]]:
         except Exception:  # noqa: BLE001
             continue
         rel = sides.relation_sides()
-        found.append([(rel[j][1][0].double(), rel[j][2][0].double()) for j in wanted])
+        found.append([(_as64(rel[j][1][0]), _as64(rel[j][2][0])) for j in wanted])
     return found
 
 
@@ -129,7 +135,7 @@ def diagnose_witness(comp: Compiled, values: dict, violated: list[int], names: l
     variations = _variations(comp, values, seed)
     evaluate: Callable[[dict], list[Pair] | None] = lambda v: _pairs(comp, v, violated)  # noqa: E731
     done = {kind: {key: evaluate(v) for key, v in table.items()} for kind, table in variations.items()}
-    vectors = {n: v[0].double() for n, v in values.items() if torch.is_tensor(v) and v.dim() == 2}
+    vectors = {n: _as64(v[0]) for n, v in values.items() if torch.is_tensor(v) and v.dim() == 2}
     diagnoses, located = [], []
     for k, i in enumerate(violated):
         left, right = names[i] if i < len(names) else ("", "")
