@@ -191,3 +191,14 @@ def test_complex_sides_keep_their_imaginary_part():
     probe = RelationProbe("z == w", "z", "w", (z, conj), others=[(z, conj), (2 * z, 2 * conj)])
     assert diagnose(probe) == []  # no recognised shape, and no failure on complex values
     assert where_they_differ(z, conj) == "they differ at 3 of 4 entries: [0], [1], [3]; the others agree."
+
+
+def test_an_exchange_that_matches_only_at_the_witness_is_a_coincidence():
+    """Round shrunk values can make an exchange match at the witness: it must explain a fresh instance too."""
+    a, b = torch.tensor(1.0, dtype=F64), torch.tensor(2.0, dtype=F64)
+    at_witness = {("q", "k"): (b, a)}  # the exchanged left side equals the right side there
+    probe = RelationProbe("l == r", "l", "r", (a, b), exchanged=at_witness,
+                          exchanged_elsewhere={("q", "k"): ((a, b), (3 * a, b))})  # not at the fresh instance
+    assert diagnose(probe) == []
+    probe.exchanged_elsewhere = {("q", "k"): ((a, b), (b, a))}
+    assert [d.kind for d in diagnose(probe)] == ["exchanged"]

@@ -36,6 +36,8 @@ class RelationProbe:
     # exchanging or zeroing positions would be degenerate; the next two variations start from it
     base: Pair | None = None
     exchanged: dict[tuple[str, str], Pair] = field(default_factory=dict)  # two like hypotheses swapped
+    # the same exchange at a fresh instance: (the sides there, the sides exchanged there)
+    exchanged_elsewhere: dict[tuple[str, str], tuple[Pair, Pair]] = field(default_factory=dict)
     zeroed: dict[str, Pair] = field(default_factory=dict)  # one scalar hypothesis set to 0
     sum_fixed: dict[str, Pair] = field(default_factory=dict)  # one vector moved with its sum kept
     others: list[Pair] = field(default_factory=list)  # fresh instances of the hypotheses
@@ -75,12 +77,26 @@ def transposed(p: RelationProbe) -> str | None:
             "queries index the rows, keys the columns), an einsum or matmul with its two indices swapped.")
 
 
+def _matches_exchanged(sides: Pair, swapped: Pair) -> bool:
+    return close(swapped[0], sides[1]) or close(sides[0], swapped[1])
+
+
+def _matches_elsewhere(p: RelationProbe, pair: tuple[str, str]) -> bool:
+    """The exchange explains the fresh instance too, where the sides differ there (a shrunk witness's round
+    values can make one exchange match by coincidence)."""
+    if pair not in p.exchanged_elsewhere:
+        return True
+    there, swapped = p.exchanged_elsewhere[pair]
+    return close(*there) or _matches_exchanged(there, swapped)
+
+
 def exchanged(p: RelationProbe) -> str | None:
     """Left equals right with two like hypotheses traded; positions (scalars) named before vectors."""
     lhs, rhs = p.base if p.base is not None else p.at_witness
     if close(lhs, rhs):
         return None
-    found = [(a, b) for (a, b), (lhs_x, rhs_x) in p.exchanged.items() if close(lhs_x, rhs) or close(lhs, rhs_x)]
+    found = [pair for pair, swapped in p.exchanged.items()
+             if _matches_exchanged((lhs, rhs), swapped) and _matches_elsewhere(p, pair)]
     if not found:
         return None
     found.sort(key=lambda pair: pair[0] not in p.scalars)

@@ -99,8 +99,8 @@ def _variations(comp: Compiled, values: dict, seed: int) -> dict[str, Any]:
     return out
 
 
-def _fresh(comp: Compiled, seed: int, wanted: list[int]) -> list[list[Pair]]:
-    """The identities at a few fresh instances that meet the assumptions."""
+def _fresh(comp: Compiled, seed: int, wanted: list[int]) -> list[tuple[dict, list[Pair]]]:
+    """The identities at a few fresh instances that meet the assumptions, with those instances' values."""
     gen = torch.Generator().manual_seed(seed + 1)
     try:
         theta = comp.init_theta(FRESH_INSTANCES, gen, CPU64)
@@ -118,7 +118,7 @@ def _fresh(comp: Compiled, seed: int, wanted: list[int]) -> list[list[Pair]]:
         except Exception:  # noqa: BLE001
             continue
         rel = sides.relation_sides()
-        found.append([(_as64(rel[j][1][0]), _as64(rel[j][2][0])) for j in wanted])
+        found.append((sides.values, [(_as64(rel[j][1][0]), _as64(rel[j][2][0])) for j in wanted]))
     return found
 
 
@@ -134,6 +134,10 @@ def diagnose_witness(comp: Compiled, values: dict, violated: list[int], names: l
     again = _pairs(comp, values, violated)  # after other instances ran: a stale cache shows here
     variations = _variations(comp, values, seed)
     evaluate: Callable[[dict], list[Pair] | None] = lambda v: _pairs(comp, v, violated)  # noqa: E731
+    if fresh:  # an exchange that matches at the witness is tried at a fresh instance too (no coincidence)
+        elsewhere = fresh[0][0]
+        variations["exchanged_fresh"] = {(a, b): _with(elsewhere, **{a: elsewhere[b], b: elsewhere[a]})
+                                         for a, b in variations["exchanged"]}
     done = {kind: {key: evaluate(v) for key, v in table.items()} for kind, table in variations.items()}
     vectors = {n: _as64(v[0]) for n, v in values.items() if torch.is_tensor(v) and v.dim() == 2}
     diagnoses, located = [], []
@@ -143,9 +147,11 @@ def diagnose_witness(comp: Compiled, values: dict, violated: list[int], names: l
             texts[i], _name(left, "the left side"), _name(right, "the right side"), first[k],
             again=None if again is None else again[k],
             exchanged={key: got[k] for key, got in done["exchanged"].items() if got is not None},
+            exchanged_elsewhere={key: (fresh[0][1][k], got[k]) for key, got in done.get("exchanged_fresh", {}).items()
+                                 if got is not None},
             zeroed={key: got[k] for key, got in done["zeroed"].items() if got is not None},
             sum_fixed={key: got[k] for key, got in done["sum_fixed"].items() if got is not None},
-            others=[pairs[k] for pairs in fresh], vectors=vectors,
+            others=[pairs[k] for _, pairs in fresh], vectors=vectors,
             scalars={n: float(v[0]) for n, v in values.items() if torch.is_tensor(v) and v.dim() == 1},
             base=None if done["base"][""] is None else done["base"][""][k])
         diagnoses += diagnose(probe)
