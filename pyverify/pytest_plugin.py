@@ -181,3 +181,7 @@ class ClaimItem(pytest.Item):
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "claim: a registry claim checked by the pyverify engine")
+    try:
+        registry_roots(config)
+    except ProjectConfigError as exc:  # a pyproject.toml that cannot say what was opted into: stop, saying why
+        raise pytest.UsageError(str(exc)) from None

@@ -110,3 +110,9 @@ def test_the_projects_plugins_are_loaded_before_its_registry(tmp_path):
 def test_this_repository_opts_its_registry_in():
     roots = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pyverify"]["registries"]
     assert [(REPO / r).resolve() for r in roots] == [PAPERS.resolve()]
+
+
+def test_a_malformed_opt_in_is_a_usage_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.pyverify]\nregistries = "claims"\n')
+    proc = _pytest(tmp_path)
+    assert proc.returncode == 4 and "registries must be a list" in proc.stderr, proc.stdout + proc.stderr
