@@ -110,6 +110,25 @@ def cmd_graph(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _device_problem(spec: str) -> str | None:
+    """Why ``--device spec`` cannot run the checks here (None: it can): checked before any work."""
+    import torch
+
+    try:
+        device = torch.device(spec)
+    except (RuntimeError, ValueError):
+        return f"--device {spec}: not a device; give cpu or cuda[:N]"
+    if device.type == "cpu":
+        return None
+    if device.type != "cuda":
+        return f"--device {spec}: the checks run on cpu or cuda[:N], not {device.type}"
+    if not torch.cuda.is_available():
+        return f"--device {spec} was asked for, but no CUDA device is available (torch {torch.__version__})"
+    if device.index is not None and device.index >= torch.cuda.device_count():
+        return f"--device {spec}: there is no CUDA device {device.index} ({torch.cuda.device_count()} available)"
+    return None
+
+
 def _usage_error(msg: str) -> int:
     print(f"pyverify: {msg}", file=sys.stderr)
     return EXIT_INPUT
@@ -161,11 +180,9 @@ def _make_folder(folder: Path, shown: str) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    import torch
-
     _output_file(args.out)
-    if args.device.startswith("cuda") and not torch.cuda.is_available():
-        return _usage_error("--device cuda was asked for, but no CUDA device is available")
+    if (problem := _device_problem(args.device)) is not None:
+        return _usage_error(problem)
     from .analysis import check_row
     from .checks.validate import load_valid_registry
     from .engine import check_claims
@@ -269,6 +286,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     started = time.time()
     _output_folder(args.out)
+    if (problem := _device_problem(args.device)) is not None:
+        return _usage_error(problem)
     old = None
     if args.compare:
         try:  # read the old report first: a bad path should not cost a whole run
@@ -362,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="report", help="output folder (default report/)")
     p.add_argument("--budget", choices=["quick", "default", "thorough"], default="default")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--device", default="cpu")
+    p.add_argument("--device", default="cpu", help="cpu (default) or cuda[:N]")
     p.add_argument("--lean-build", action="store_true", help="run `lake build` first (formal status `checked` needs it)")
     p.add_argument("--compare", metavar="OLD_REPORT_JSON", default=None,
                    help="list what changed against an earlier report.json (verdicts, refutations, standings)")
