@@ -163,7 +163,7 @@ FAILURES = ("claim", "as-raised")
 
 def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Callable | None = None,
                       ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
-                      condition: Callable | None = None, failures: str = "claim") -> None:
+                      condition: Callable | None = None, failures: str = "claim", context: bool = False) -> None:
     ensure_content()
     _check_new_name(name)
     if failures not in FAILURES:
@@ -175,6 +175,11 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
     table = _convention_table(name, conventions)
     sig = _check_signature(name, torch_impl, [kw for _, kw, _ in table])
     arity = _positional_count(sig)
+    if context:  # the first positional argument is the numeric context, not an argument of the language
+        if arity[1] < 1:
+            raise PluginError(f"{name}: context=True passes the numeric context as the first positional "
+                              f"argument, which the implementation {name}{sig} does not take")
+        arity = (max(arity[0] - 1, 0), arity[1] - 1)
     for backend, meaning in (("sympy", sympy), ("ball", ball), ("precise", precise)):
         if meaning is not None:
             other = _positional_count(_check_signature(f"{name} ({backend})", meaning, ()))
@@ -185,7 +190,7 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
     impl = torch_impl if failures == "as-raised" else _guarded(name, owner.name, torch_impl)
     shown = doc.strip() if owner.content else f"{doc.strip()} [plugin {owner.name}]"
     record = vocabulary.Function(impl, shown, conventions=table, name=name, sympy=sympy, ball=ball, precise=precise,
-                                 condition=condition)
+                                 condition=condition, needs_ctx=context)
     vocabulary.VOCABULARY[name] = record
     owner.functions.append(name)
 
