@@ -1,7 +1,7 @@
 """The same claims on the CPU and on CUDA must reach the same verdicts: compare two runs claim by claim.
 
     python scripts/compare_devices.py CPU.json CUDA.json
-    python scripts/compare_devices.py --run [--budget quick] [--seed 0] [--device cuda] [--jobs 4] [--keep DIR]
+    python scripts/compare_devices.py --run [--budget quick] [--seed 0] [--device cuda] [--jobs 4] [--keep DIR] [--only ID ...]
 
 The first form reads two ``pyverify check --format json`` outputs; the second makes them (the CPU run with
 ``--jobs`` workers, the CUDA run in one process) and keeps them in ``--keep`` if given.
@@ -88,14 +88,15 @@ def main(argv: list[str]) -> int:
     p.add_argument("--device", default="cuda", help="the device compared with the CPU (default cuda)")
     p.add_argument("--jobs", type=int, default=4, help="CPU workers for the CPU run (default 4)")
     p.add_argument("--keep", type=Path, default=None, help="with --run: keep cpu.json and cuda.json in this folder")
+    p.add_argument("--only", nargs="+", default=[], metavar="ID", help="with --run: these claims only")
     args = p.parse_args(argv)
     if args.run == bool(args.files) or (args.files and len(args.files) != 2):
         p.error("give two JSON files, or --run")
     if args.run:
         folder = args.keep or Path(tempfile.mkdtemp(prefix="compare_devices-"))
         folder.mkdir(parents=True, exist_ok=True)
-        paths = [folder / "cpu.json", folder / f"{args.device.replace(':', '')}.json"]
-        common = ["--budget", args.budget, "--seed", str(args.seed)]
+        paths = [folder / "cpu.json", folder / f"on-{args.device.replace(':', '')}.json"]
+        common = ["--budget", args.budget, "--seed", str(args.seed), *args.only]
         _check([*common, "--device", "cpu", "--jobs", str(args.jobs)], paths[0])
         _check([*common, "--device", args.device, "--jobs", "1"], paths[1])
     else:
