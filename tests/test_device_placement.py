@@ -31,7 +31,7 @@ PLANTED = REPO / "tests" / "meta" / "planted.yaml"
 REPRESENTATIVE = {
     "T4.4": "a function of the language on a Python number (checks/vocabulary.py `_t`)",
     "PE.Text-omega-range": "sinusoidal(n, d): a tensor from sizes alone (papers/functions.py, context=True)",
-    "PE.Table2-ordering": "synthetic_mu: the corpus law drawn on the CPU, moved to the context (attention/corpus.py)",
+    "PE.Table3-ordering": "synthetic_mu: the corpus law drawn on the CPU, moved to the context (attention/corpus.py)",
     "PE.Lem11": "the order judge's claimed-order table (engine/relations/order.py)",
     "ESPR.RF-unbiased": "Monte-Carlo p-values through SciPy and Holm's thresholds (engine/relations/expectation.py)",
     "T0.3": "the joint block decomposition's random combinations and eigenvector blocks (attention/rotations/core.py)",
