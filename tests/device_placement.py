@@ -16,6 +16,11 @@ generator". On a CPU-only machine both mistakes are invisible, because the conte
 
 The strictness is deliberate: on CUDA a 0-dimensional CPU tensor may still mix with CUDA ones, here it
 may not. Code that means the CPU says ``device="cpu"``.
+
+What it cannot see, because the context is the CPU too: a context tensor handed unmoved to code that works
+on the CPU by name (the one-instance re-check, the ball and 60-digit re-evaluation move their inputs with
+``.to(**CPU64)`` / ``.cpu()``: read in the source), ``.numpy()`` of a context tensor (a source scan in
+``test_device_placement.py``), and kernels CUDA lacks; ``scripts/compare_devices.py`` on a GPU covers those.
 """
 
 from __future__ import annotations
