@@ -81,8 +81,11 @@ class RotaryEmbedding(nn.Module):
         return torch.cat((scale, scale), dim=-1)
 
     def rotate(self, x: torch.Tensor, positions: torch.Tensor, side: str = "query") -> torch.Tensor:
-        """x (batch, heads, seq, dim) at integer positions (seq,); side: 'query' or 'key'."""
-        if side == "key" and self.defect == "key-sign":
+        """x (batch, heads, seq, dim) at positions (seq,): integer (through the cached table) or real;
+        side: 'query' or 'key'."""
+        if positions.is_floating_point():  # real positions: computed directly, the integer table is not used
+            cos, sin = self._angles(positions)
+        elif side == "key" and self.defect == "key-sign":
             cos, sin = self._angles(-positions)
         else:
             cos, sin = self._table(positions)
@@ -139,8 +142,8 @@ from pyverify.certify.module import ModuleAdapter, RotarySpec  # noqa: E402
 class Adapter(ModuleAdapter):
     layout, positions = "batch heads seq dim", "integer"
 
-    def __init__(self, xpos: bool = False, defect: str | None = None):
-        self.xpos, self.defect = xpos, defect
+    def __init__(self, xpos: bool = False, defect: str | None = None, positions: str = "integer"):
+        self.xpos, self.defect, self.positions = xpos, defect, positions
 
     def factory(self):
         return RotaryAttention(xpos=self.xpos, defect=self.defect)
@@ -152,7 +155,7 @@ class Adapter(ModuleAdapter):
         return module.rotary.rotate(x, positions, side)
 
     def logits(self, module, x, positions):
-        q, k = self.project(module, x)
+        q, k, _ = module.project(x)
         return module.scores(q, k, positions)
 
     def spec(self, module):

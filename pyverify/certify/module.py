@@ -173,7 +173,13 @@ class BuiltLayer:
 
     def project(self, module, x) -> tuple[torch.Tensor, torch.Tensor]:
         q, k = _call("project()", self.adapter.project, module, x)
-        return self._from_adapter(q, "project()"), self._from_adapter(k, "project()")
+        q, k = self._from_adapter(q, "project()"), self._from_adapter(k, "project()")
+        for t in (q, k):
+            if (t.shape[0], t.shape[2]) != (x.shape[0], x.shape[1]) or t.shape != q.shape:
+                raise AdapterError(f"project() of inputs (batch {x.shape[0]}, seq {x.shape[1]}) returned q, k of shapes "
+                                   f"{tuple(q.shape)}, {tuple(k.shape)} read in the layout {self.adapter.layout!r}: "
+                                   "is the layout declared right?")
+        return q, k
 
     def rotate(self, module, x, positions, side: str) -> torch.Tensor:
         out = _call(f"rotate(side={side!r})", self.adapter.rotate, module, self._to_adapter(x), positions, side)

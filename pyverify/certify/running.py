@@ -120,6 +120,12 @@ class _Run:
         self.dev = {law: {s: None for s in STATES} for law in LAWS}
         self.tol: torch.Tensor | None = None
         self.max_angle = 0.0
+        q, _ = layer.project(layer.cold(), layer.probe(layer.cold(), 1, 2, torch.Generator().manual_seed(seed)))
+        self.heads, self.layer_dim = q.shape[1], q.shape[-1]
+        # the largest factor the declared decay reaches over the probes' positions (at most 2 max_position + 1)
+        zeta = None if self.spec.decay is None else torch.as_tensor(self.spec.decay).detach().to(torch.float64)
+        reach = (2 * max_position + 1) / self.spec.decay_scale
+        self.decay_max = 1.0 if zeta is None else float(torch.maximum(zeta, 1 / zeta).max() ** reach)
 
     def positions(self, n: int, hi: int) -> torch.Tensor:
         sampler = IntPosition({"lo": 0, "hi": hi, "n": n}) if self.integer else Scalar({"lo": 0.0, "hi": float(hi)})
@@ -216,12 +222,6 @@ def certify_module(adapter: ModuleAdapter, state: dict[str, torch.Tensor] | None
     """Build the module (factory + checkpoint) through the adapter, run it on probes, judge each law per head."""
     layer = BuiltLayer(adapter, state, dtype)
     run = _Run(layer, seed, probes, batch, seq, max_position)
-    q, _ = layer.project(layer.cold(), layer.probe(layer.cold(), 1, 2, torch.Generator().manual_seed(seed)))
-    run.heads, run.layer_dim = q.shape[1], q.shape[-1]
-    decay = run.spec.decay
-    zeta = torch.as_tensor(decay).detach().to(torch.float64) if decay is not None else None
-    reach = 2 * max_position / run.spec.decay_scale
-    run.decay_max = float(torch.maximum(zeta, 1 / zeta).max() ** reach) if zeta is not None else 1.0
     for _ in range(probes):
         run.probe()
     heads = []
