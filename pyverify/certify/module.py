@@ -213,14 +213,30 @@ class LayerFunction:
 
 def functions(adapter: ModuleAdapter, state: dict[str, torch.Tensor] | None = None,
               dtype: torch.dtype | None = None) -> dict[str, LayerFunction]:
-    """The layer's rotation and logits as callables on (batch, heads, seq, dim) tensors, each call on a
-    cold module (so a binding never sees one call's cache in the next): ``rotary`` (x, positions, side)
-    and ``logits`` (x, positions)."""
+    """The layer's rotation and logits as callables, each call on a cold module (so a binding never sees one
+    call's cache in the next): ``rotary`` (x, positions, side) and ``logits`` (x, positions) on
+    (batch, heads, seq, dim) tensors, and ``rope`` (x (..., n, d), pos (..., n)) — the query-side rotation of
+    one head in the shape of pyverify's ``rope`` — in the caller's dtype."""
     layer = BuiltLayer(adapter, state, dtype)
     spec = layer.spec(layer.prototype)
     conventions = {"pairing": spec.pairing, "displacement": "rj - ri"}
     precision = str(layer.dtype).removeprefix("torch.")
+    heads = layer.project(layer.cold(), layer.probe(layer.cold(), 1, 1, torch.Generator().manual_seed(0)))[0].shape[1]
+
+    def rope(x: torch.Tensor, pos: torch.Tensor, head: int = 0) -> torch.Tensor:
+        x, pos = torch.as_tensor(x), torch.as_tensor(pos)
+        if adapter.positions == "integer":
+            if bool((pos != pos.round()).any()):
+                raise ValueError("this module takes integer positions (its adapter says positions = 'integer')")
+            pos = pos.round().long()
+        lead, (n, d) = x.shape[:-2], x.shape[-2:]
+        rows, where = x.reshape(-1, n, d), pos.expand(*lead, n).reshape(-1, n)
+        out = [layer.rotate(layer.cold(), r.to(layer.dtype).expand(1, heads, n, d), p, "query")[0, head]
+               for r, p in zip(rows, where)]
+        return torch.stack(out).reshape(x.shape).to(x.dtype)
+
     return {
+        "rope": LayerFunction(rope, conventions, "... seq dim", precision),
         "rotary": LayerFunction(lambda x, positions, side="query": layer.rotate(layer.cold(), x, positions, side),
                                 conventions, "batch heads seq dim", precision),
         "logits": LayerFunction(lambda x, positions: layer.logits(layer.cold(), x, positions),
