@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from conftest import REPO
+from pyverify.certify.locate import locate
 from pyverify.certify.module import AdapterError, BuiltLayer, functions
 from pyverify.certify.running import LAWS, certify_module
 from pyverify.checks.plugins import unload_all
@@ -29,6 +30,18 @@ BROKEN = {
     "product-of-sums": {"relative-law", "reference-law", "post-rotation-drops-out"},
     "stale-cache": {"reference-law", "call-history"},
     "xpos-wrong-side": {"reference-law", "orthogonality"},
+}
+
+
+# the words the located defect must be named by
+WHERE = {
+    "key-sign": "key-only sign flip",
+    "wrong-frequency": "plane 1 (coordinates 1, 5) (turns 0.01 per position, declared 0.1)",
+    "non-orthogonal": "scaled by 1.05",
+    "transposed-scores": "transposed",
+    "product-of-sums": "product of sums",
+    "stale-cache": "depend on the call before it",
+    "xpos-wrong-side": "decay is applied to the wrong side",
 }
 
 
@@ -52,6 +65,15 @@ def test_each_planted_defect_fails_with_its_law_named(defect):
         assert set(h.failing) == BROKEN[defect]
         for law in BROKEN[defect]:
             assert h.laws[law]["worst_over_tolerance"] > 100  # far beyond float32 rounding, not at its edge
+    assert len(report.findings) == 1 and WHERE[defect] in report.findings[0]
+
+
+@pytest.mark.parametrize("dtype", [None, torch.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("adapter", [rm.ADAPTER, rm.XPOS_ADAPTER, rm.Adapter(positions="real")],
+                         ids=["rope", "xpos", "real-positions"])
+def test_locate_says_nothing_about_a_correct_module(adapter, dtype):
+    layer = BuiltLayer(adapter, None, dtype)
+    assert locate(layer, 8, torch.finfo(layer.dtype).eps / 2) == []
 
 
 def test_a_planted_defect_fails_in_float64_too():
@@ -168,6 +190,7 @@ def test_buggy_and_fixed_checkpoints_get_different_answers(checkpoints, capsys):
     rc, bad = _certify(capsys, buggy, "--module", "rotary_module:ADAPTER")
     assert rc == 1 and bad["failing"] == ["relative-law", "post-rotation-drops-out"]
     assert [h["laws"]["post-rotation-drops-out"]["status"] for h in bad["heads"]] == ["holds", "fails"]
+    assert good["findings"] == [] and bad["findings"][0].startswith("head 1's post-rotation is not orthogonal")
 
 
 def test_cli_names_the_failing_law_and_what_it_ran(checkpoints, capsys):

@@ -78,7 +78,7 @@ def _module_command(args: argparse.Namespace) -> int:
     failing = report.failing
     if args.format == "json":
         json.dump({"mode": "module", "module": args.module, "state": None if args.state is None else str(args.state),
-                   "ran": report.ran, "failing": failing,
+                   "ran": report.ran, "failing": failing, "findings": report.findings,
                    "heads": [{"head": h.head, "laws": h.laws} for h in report.heads]}, sys.stdout, indent=1)
         print()
         return 1 if failing else EXIT_OK
@@ -99,6 +99,8 @@ def _module_command(args: argparse.Namespace) -> int:
                 continue
             where = f" with the cache {' and '.join(r['failing_states'])}" if r["failing_states"] else ""
             print(f"  {r['status']:<6} {law}{where} (worst {r['worst_over_tolerance']:.3g} x tolerance)")
+    for finding in report.findings:
+        print(f"where: {finding}")
     where = "; ".join(f"head {h.head}: {', '.join(h.failing)}" for h in report.heads if h.failing)
     print("verdict: every law holds on every head" if not failing else f"verdict: fails — {where}")
     return 1 if failing else EXIT_OK

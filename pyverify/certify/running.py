@@ -26,7 +26,9 @@ from typing import Any
 import torch
 
 from ..checks.samplers import IntPosition, Scalar
-from .module import AdapterError, BuiltLayer, ModuleAdapter, RotarySpec
+from .locate import locate
+from .module import BuiltLayer, ModuleAdapter
+from .reference import decay_factors, plane_coordinates, declared_frequencies, reference_logits, reference_rotate
 
 LAWS = ("relative-law", "reference-law", "orthogonality", "post-rotation-drops-out", "call-history")
 STATES = ("cold", "warm")
@@ -47,60 +49,11 @@ class ModuleHeadReport:
 class ModuleReport:
     ran: dict[str, Any]
     heads: list[ModuleHeadReport]
+    findings: list[str] = field(default_factory=list)  # where the defect is, when a law fails (``locate``)
 
     @property
     def failing(self) -> list[str]:
         return sorted({law for h in self.heads for law in h.failing}, key=LAWS.index)
-
-
-def _planes(spec: RotarySpec, heads: int, d: int) -> torch.Tensor:
-    f = torch.as_tensor(spec.frequencies).detach().to(torch.float64)
-    f = f.expand(heads, f.shape[-1]) if f.dim() == 1 else f
-    if f.shape[0] != heads or 2 * f.shape[-1] > d:
-        raise AdapterError(f"spec(): frequencies of shape {tuple(spec.frequencies.shape)} do not fit {heads} head(s) of size {d}")
-    return f
-
-
-def _pairs(spec: RotarySpec, m: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """The coordinates of plane p: (p, p + m) for split-half pairing, (2p, 2p + 1) for adjacent."""
-    p = torch.arange(m)
-    return (p, p + m) if spec.pairing == "half" else (2 * p, 2 * p + 1)
-
-
-def _decay(spec: RotarySpec, heads: int, positions: torch.Tensor, side: str) -> torch.Tensor | None:
-    """(heads, seq, planes) factor of each plane at each position, or None without a declared decay."""
-    if spec.decay is None:
-        return None
-    zeta = torch.as_tensor(spec.decay).detach().to(torch.float64).expand(heads, -1)
-    power = positions.to(torch.float64) / spec.decay_scale * (1.0 if side == "query" else -1.0)
-    return zeta[:, None, :] ** power[None, :, None]
-
-
-def reference_rotate(spec: RotarySpec, x: torch.Tensor, positions: torch.Tensor, side: str,
-                     post: bool = True) -> torch.Tensor:
-    """x (batch, heads, seq, d) rotated in float64 as the spec says, then the post-rotation."""
-    x = x.to(torch.float64)
-    heads, d = x.shape[1], x.shape[-1]
-    f = _planes(spec, heads, d)
-    a, b = _pairs(spec, f.shape[-1])
-    angle = positions.to(torch.float64)[None, :, None] * f[:, None, :]  # (heads, seq, planes)
-    c, s = angle.cos(), angle.sin()
-    decay = _decay(spec, heads, positions, side)
-    if decay is not None:
-        c, s = c * decay, s * decay
-    out = x.clone()
-    out[..., a] = x[..., a] * c - x[..., b] * s
-    out[..., b] = x[..., a] * s + x[..., b] * c
-    if post and spec.post_rotation is not None:
-        P = torch.as_tensor(spec.post_rotation).detach().to(torch.float64)
-        out = out @ P.expand(heads, d, d).mT[None]
-    return out
-
-
-def reference_logits(spec: RotarySpec, q, k, positions, post: bool = True) -> torch.Tensor:
-    qr = reference_rotate(spec, q, positions, "query", post)
-    kr = reference_rotate(spec, k, positions, "key", post)
-    return qr @ kr.mT * spec.scale
 
 
 def _max_per_head(t: torch.Tensor) -> torch.Tensor:
@@ -140,7 +93,7 @@ class _Run:
     def tolerance(self, q, k, positions: torch.Tensor) -> torch.Tensor:
         """Per head: 4 u (d + max|angle| + 4) * scale * max|P R q| * max|P R k|."""
         d = q.shape[-1]
-        f = _planes(self.spec, q.shape[1], d)
+        f = declared_frequencies(self.spec, q.shape[1], d)
         self.max_angle = max(self.max_angle, float(positions.abs().max()) * float(f.abs().max()))
         qr = reference_rotate(self.spec, q, positions, "query").norm(dim=-1)
         kr = reference_rotate(self.spec, k, positions, "key").norm(dim=-1)
@@ -206,10 +159,10 @@ class _Run:
             cols = self.layer.rotate(module, basis, p, side).to(torch.float64)  # (d: column, heads, seq, d)
             R = cols.permute(1, 2, 3, 0)  # (heads, seq, row, column)
             gram = R.mT @ R
-            decay = _decay(self.spec, heads, p, side)
+            decay = decay_factors(self.spec, heads, p, side)
             diag = torch.ones(heads, p.shape[0], d, dtype=torch.float64)
             if decay is not None:
-                a, b = _pairs(self.spec, decay.shape[-1])
+                a, b = plane_coordinates(self.spec, decay.shape[-1])
                 diag[..., a], diag[..., b] = decay ** 2, decay ** 2
             defect = (gram - torch.diag_embed(diag)).abs().reshape(heads, -1).amax(-1)
             worst = torch.maximum(worst, defect)
@@ -248,4 +201,7 @@ def certify_module(adapter: ModuleAdapter, state: dict[str, torch.Tensor] | None
            "cache": "each law cold (a fresh module per call) and warm (after a call at other positions)",
            "construction": layer.construction, "unit_roundoff": run.u, "max_angle": run.max_angle,
            "tolerance_rule": "4 u (d + max|angle| + 4) * scale |P R q|max |P R k|max; two layer outputs: twice that"}
-    return ModuleReport(ran, heads)
+    report = ModuleReport(ran, heads)
+    if report.failing:
+        report.findings = locate(layer, seq, run.u)
+    return report
