@@ -3,8 +3,8 @@ precision; the correct example module holds, each planted defect fails with its 
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import sys
 
 import pytest
 import torch
@@ -16,10 +16,19 @@ from pyverify.certify.running import LAWS, certify_module
 from pyverify.checks.plugins import unload_all
 from pyverify.cli import main
 
-sys.path.insert(0, str(REPO / "examples"))
-import rotary_module as rm  # noqa: E402
-
 EXAMPLE = REPO / "examples" / "rotary_module.py"
+
+
+def _example():
+    """The example module, loaded from its file (examples/ is not put on sys.path: its toy_rope folder
+    would shadow the plugin of that name in other tests)."""
+    spec = importlib.util.spec_from_file_location("rotary_module_example", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+rm = _example()
 
 # the laws each planted defect must break (and no other: a defect the laws confuse is not located)
 BROKEN = {
