@@ -85,6 +85,15 @@ def test_locate_says_nothing_about_a_correct_module(adapter, dtype):
     assert locate(layer, 8, torch.finfo(layer.dtype).eps / 2) == []
 
 
+def test_a_bfloat16_module_is_judged_in_bfloat16_terms():
+    class BF16(rm.Adapter):
+        def factory(self):
+            return rm.RotaryAttention().to(torch.bfloat16)
+
+    report = certify_module(BF16(), probes=1)
+    assert report.failing == [] and report.ran["dtype"] == "bfloat16" and report.ran["unit_roundoff"] == 2.0 ** -8
+
+
 def test_a_planted_defect_fails_in_float64_too():
     assert set(certify_module(rm.ADAPTERS["wrong-frequency"], dtype=torch.float64, probes=1).failing) == {"reference-law"}
 
