@@ -18,6 +18,7 @@ is no longer orthogonal — as a run trained without the orthogonality constrain
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -170,6 +171,18 @@ ADAPTER = Adapter()
 XPOS_ADAPTER = Adapter(xpos=True)
 ADAPTERS = {name: Adapter(xpos=name.startswith("xpos"), defect=name) for name in DEFECTS}
 ADAPTER_KEY_SIGN, ADAPTER_STALE_CACHE = ADAPTERS["key-sign"], ADAPTERS["stale-cache"]
+
+
+@functools.cache
+def _bindable():
+    from pyverify.certify.module import functions
+    return functions(Adapter(positions="real"))  # real positions take the direct path, not the integer table
+
+
+def rope(x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
+    """The module's rotation (query side, head 0) as one plain function, x (..., n, d) at pos (..., n) —
+    what a binding of a rotary role calls (split-half pairing, float32 arithmetic)."""
+    return _bindable()["rope"].function(x, pos)
 
 
 def write_checkpoints(folder: Path, seed: int = 0) -> tuple[Path, Path]:

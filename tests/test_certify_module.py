@@ -173,6 +173,9 @@ def test_the_rope_callable_agrees_with_pyverify_rope_in_the_module_pairing():
     assert not torch.allclose(module_rope.function(x, pos), rope(x, pos, pairing="adjacent"), atol=1e-3)
     with pytest.raises(ValueError, match="integer positions"):
         module_rope.function(x, pos + 0.5)
+    # the example's module-level rope (real positions, float32): what a binding calls
+    real = torch.rand(3, 5, dtype=torch.float64) * 60
+    assert torch.allclose(rm.rope(x, real), rope(x, real, pairing="half"), atol=1e-4)
 
 
 def test_functions_are_callables_on_cold_modules():
