@@ -143,11 +143,11 @@ from pyverify.certify.module import ModuleAdapter, RotarySpec  # noqa: E402
 class Adapter(ModuleAdapter):
     layout, positions = "batch heads seq dim", "integer"
 
-    def __init__(self, xpos: bool = False, defect: str | None = None, positions: str = "integer"):
-        self.xpos, self.defect, self.positions = xpos, defect, positions
+    def __init__(self, xpos=False, defect=None, positions="integer", head_dim=8):
+        self.xpos, self.defect, self.positions, self.head_dim = xpos, defect, positions, head_dim
 
     def factory(self):
-        return RotaryAttention(xpos=self.xpos, defect=self.defect)
+        return RotaryAttention(head_dim=self.head_dim, xpos=self.xpos, defect=self.defect)
 
     def project(self, module, x):
         return module.project(x)[:2]
@@ -174,15 +174,17 @@ ADAPTER_KEY_SIGN, ADAPTER_STALE_CACHE = ADAPTERS["key-sign"], ADAPTERS["stale-ca
 
 
 @functools.cache
-def _bindable():
+def _bindable(head_dim: int):
     from pyverify.certify.module import functions
-    return functions(Adapter(positions="real"))  # real positions take the direct path, not the integer table
+    # real positions take the module's direct path, not its integer table
+    return functions(Adapter(positions="real", head_dim=head_dim))
 
 
 def rope(x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
     """The module's rotation (query side, head 0) as one plain function, x (..., n, d) at pos (..., n) —
-    what a binding of a rotary role calls (split-half pairing, float32 arithmetic)."""
-    return _bindable()["rope"].function(x, pos)
+    what a binding of a rotary role calls (split-half pairing, float32 arithmetic); a module of head size d
+    is built for each d a caller uses."""
+    return _bindable(x.shape[-1])["rope"].function(x, pos)
 
 
 def write_checkpoints(folder: Path, seed: int = 0) -> tuple[Path, Path]:

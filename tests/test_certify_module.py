@@ -173,9 +173,20 @@ def test_the_rope_callable_agrees_with_pyverify_rope_in_the_module_pairing():
     assert not torch.allclose(module_rope.function(x, pos), rope(x, pos, pairing="adjacent"), atol=1e-3)
     with pytest.raises(ValueError, match="integer positions"):
         module_rope.function(x, pos + 0.5)
+    with pytest.raises(ValueError, match="rotates vectors of size 8"):
+        module_rope.function(torch.randn(5, 4, dtype=torch.float64), pos[0])
     # the example's module-level rope (real positions, float32): what a binding calls
     real = torch.rand(3, 5, dtype=torch.float64) * 60
     assert torch.allclose(rm.rope(x, real), rope(x, real, pairing="half"), atol=1e-4)
+
+
+def test_vmap_refusing_a_module_is_left_to_the_batching_engine():
+    # the factory draws random weights: vmap refuses, and must say so itself (an engine then goes one
+    # instance at a time) rather than the refusal being reported as the user's code failing
+    batched = torch.func.vmap(lambda x, p: functions(rm.Adapter(positions="real"))["rope"].function(x, p))
+    with pytest.raises(RuntimeError, match="vmap") as raised:
+        batched(torch.randn(2, 5, 8), torch.rand(2, 5))
+    assert not isinstance(raised.value, AdapterError)
 
 
 def test_functions_are_callables_on_cold_modules():

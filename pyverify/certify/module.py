@@ -104,6 +104,12 @@ def guarded() -> Iterator[dict[str, bool]]:
             torch.set_default_dtype(dtype)
 
 
+def _batching_refusal(exc: Exception) -> bool:
+    """vmap's own refusal: left as it is, so that an engine batching a module's function falls back to one
+    instance at a time instead of reading it as the user's code failing."""
+    return isinstance(exc, RuntimeError) and ("vmap" in str(exc) or "Batching rule" in str(exc))
+
+
 def _call(what: str, fn: Callable, *args) -> Any:
     try:
         with guarded(), torch.no_grad():
@@ -111,6 +117,8 @@ def _call(what: str, fn: Callable, *args) -> Any:
     except AdapterError:
         raise
     except Exception as exc:  # noqa: BLE001 - the user's code failed: say where, as bad input
+        if _batching_refusal(exc):
+            raise
         raise AdapterError(f"{what} failed: {type(exc).__name__}: {exc}") from None
 
 
@@ -133,6 +141,8 @@ class BuiltLayer:
         except NotImplementedError:
             raise AdapterError("the adapter has no factory()") from None
         except Exception as exc:  # noqa: BLE001
+            if _batching_refusal(exc):
+                raise
             raise AdapterError(f"factory() failed: {type(exc).__name__}: {exc}") from None
         if not isinstance(module, torch.nn.Module):
             raise AdapterError(f"factory() returned {type(module).__name__}, not an nn.Module")
@@ -221,7 +231,7 @@ def functions(adapter: ModuleAdapter, state: dict[str, torch.Tensor] | None = No
     spec = layer.spec(layer.prototype)
     conventions = {"pairing": spec.pairing, "displacement": "rj - ri"}
     precision = str(layer.dtype).removeprefix("torch.")
-    heads = layer.project(layer.cold(), layer.probe(layer.cold(), 1, 1, torch.Generator().manual_seed(0)))[0].shape[1]
+    heads, _, size = layer.project(layer.cold(), layer.probe(layer.cold(), 1, 1, torch.Generator().manual_seed(0)))[0].shape[1:]
 
     def rope(x: torch.Tensor, pos: torch.Tensor, head: int = 0) -> torch.Tensor:
         x, pos = torch.as_tensor(x), torch.as_tensor(pos)
@@ -230,6 +240,8 @@ def functions(adapter: ModuleAdapter, state: dict[str, torch.Tensor] | None = No
                 raise ValueError("this module takes integer positions (its adapter says positions = 'integer')")
             pos = pos.round().long()
         lead, (n, d) = x.shape[:-2], x.shape[-2:]
+        if d != size:
+            raise ValueError(f"this module rotates vectors of size {size}, got x of shape {tuple(x.shape)}")
         rows, where = x.reshape(-1, n, d), pos.expand(*lead, n).reshape(-1, n)
         out = [layer.rotate(layer.cold(), r.to(layer.dtype).expand(1, heads, n, d), p, "query")[0, head]
                for r, p in zip(rows, where)]
