@@ -325,6 +325,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_certify(args: argparse.Namespace) -> int:
     from .certify.command import certify_command
 
+    if args.module is not None:  # the laws are checked on the running layer: no claim verdict is needed
+        return certify_command(args, None)
     return certify_command(args, _load_registry_with_plugins(args.registry))
 
 
@@ -405,13 +407,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_lean)
 
-    p = sub.add_parser("certify", parents=[common, plugins], help="measure a trained rotary layer's hypotheses and state what holds")
+    p = sub.add_parser("certify", parents=[common, plugins], help="a rotary layer: run it (--module) and check its laws, or "
+                       "measure its hypotheses from tensors (tensor-only) and state what holds")
     p.add_argument("state", type=Path, nargs="?", default=None,
                    help="a saved state dict (torch.save(layer.state_dict(), FILE)); with --adapter, what the adapter reads")
     p.add_argument("--adapter", default=None, metavar="PLUGIN:FUNC",
                    help="a function of a loaded plugin mapping the state dict to per-head L (or U, freqs), P, Pi_act, scale")
     p.add_argument("--tensors", type=Path, default=None, metavar="FILE",
                    help="a tensor file (safetensors/npz/pt, weights only) with tensors named L or U+freqs, P, Pi_act, scale")
+    p.add_argument("--module", default=None, metavar="PLUGIN:ADAPTER",
+                   help="run the layer: a ModuleAdapter (object or class) of a loaded plugin builds it, STATE "
+                   "(optional) is its checkpoint; per-head laws on its outputs, cache cold and warm")
+    p.add_argument("--dtype", choices=["module", "float32", "float64"], default="module",
+                   help="with --module: run the layer in its own dtype (default) or build it in this one")
+    p.add_argument("--probes", type=int, default=3, help="with --module: probe batches per law (default 3)")
     p.add_argument("--form", choices=["product", "difference"], default="product",
                    help="score form: (R(r_i) q)^T R(r_j) k (product) or q^T R(r_j - r_i) k (difference)")
     p.add_argument("--prefix", default="", help="key prefix of the layer inside a model's state dict, e.g. 'blocks.0.attn.'")

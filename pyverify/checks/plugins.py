@@ -286,6 +286,14 @@ def load_opted_in(cli_specs: Iterable[str] = (), directory: Path | None = None) 
 def loaded_function(spec: str) -> Callable:
     """``PLUGIN:FUNC`` — a function of a plugin that was opted into (by name or as given to --plugin);
     nothing is imported here, so an adapter follows the same opt-in rules as every plugin."""
+    fn = loaded_object(spec)
+    if not callable(fn):
+        raise PluginError(f"{spec!r}: {spec.rpartition(':')[2]!r} of its plugin is not a function")
+    return fn
+
+
+def loaded_object(spec: str) -> Any:
+    """``PLUGIN:NAME`` — any attribute (a function, an adapter object) of a plugin that was opted into."""
     plugin_name, sep, func = spec.rpartition(":")
     if not sep or not plugin_name or not func:
         raise PluginError(f"{spec!r}: expected PLUGIN:FUNCTION (a loaded plugin's name or --plugin path, and a function of it)")
@@ -293,10 +301,9 @@ def loaded_function(spec: str) -> Callable:
     if plugin is None or plugin.module is None:
         raise PluginError(f"{spec!r}: plugin {plugin_name!r} is not loaded; load it with --plugin, "
                           f"[tool.pyverify] plugins or an entry point (loaded: {', '.join(LOADED) or 'none'})")
-    fn = getattr(plugin.module, func, None)
-    if not callable(fn):
-        raise PluginError(f"{spec!r}: plugin {plugin.name} has no function {func!r}")
-    return fn
+    if not hasattr(plugin.module, func):
+        raise PluginError(f"{spec!r}: plugin {plugin.name} has no {func!r}")
+    return getattr(plugin.module, func)
 
 
 def unloaded_plugin_problems(registry: Registry) -> list[Problem]:
