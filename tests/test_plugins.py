@@ -207,3 +207,26 @@ def test_a_plugin_is_named_by_its_declared_name_not_its_file(tmp_path):
     assert r.verdict == "error" and "(plugin declared_name)" in r.message and "my_file_stem" not in r.message
     plugins.unload_all()  # forgotten under its declared name
     assert "my.Mechanism" not in contributions.GUARANTEES
+
+
+def test_a_function_making_tensors_from_numbers_gets_the_context_where_asked():
+    import torch
+
+    from device_placement import stray_placement
+
+    def ramp(ctx, n):  # context=True: the numeric context comes first
+        return torch.arange(int(n), **ctx)
+
+    claim = _claim({"given": {"x": "vec(3)"}, "assert": "total(ramp(3)) + 0 * total(x) == 3"})
+    plugin.function("ramp", ramp, doc="0, 1, ..., n-1", context=True)
+    with stray_placement() as strays:
+        assert run_claim(claim, {}, budget="quick").verdict == "holds"
+    assert not strays.found
+    # the same function without the context makes its tensor off the device: what CUDA would refuse
+    plugins.unload_all()
+    plugin.function("ramp", lambda n: torch.arange(int(n), dtype=torch.float64), doc="0, 1, ..., n-1")
+    with stray_placement() as strays:
+        assert run_claim(claim, {}, budget="quick").verdict == "error"
+    assert "arange without device=" in strays.found.values()
+    with pytest.raises(plugins.PluginError, match="context=True"):
+        plugin.function("ramp2", lambda: None, doc="d", context=True)

@@ -12,7 +12,6 @@ package's ``rstr`` exercises ``rstr`` and what ``rstr`` itself calls. The code i
 
 from __future__ import annotations
 
-import ast
 import importlib
 import inspect
 import pkgutil
