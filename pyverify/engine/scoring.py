@@ -19,7 +19,7 @@ TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + inp
 # least PRECISION_FACTOR * its unit roundoff * sqrt(size) * conditioning; the relation is compared relative
 # to its sides' magnitude already, and an instance whose inputs amplify that rounding further (large
 # angles, large logits) is judged by the conditioning the rounding judgement measures at that precision
-PRECISION_FACTOR = 8
+PRECISION_FACTOR = 4
 
 
 def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
