@@ -229,3 +229,19 @@ def test_the_report_prints_both_sides_to_the_digits_where_they_differ():
     big_r[7] = 0.5 + 3e-9
     lhs, rhs = sides_text(big_l, big_r)
     assert "element 7" in lhs and lhs.split()[-1] != rhs.split()[-1]
+
+
+def test_a_second_path_that_cannot_be_evaluated_confirms_nothing(tmp_path, monkeypatch):
+    from pyverify.engine import paths
+    from pyverify.engine.scoring import score_sides
+
+    registry = _layers(tmp_path, monkeypatch, "float64", "sign")
+    compiled, theta, sides = _one_instance(registry, "L.mexp")
+    sc = score_sides(sides, None, torch.float64)
+
+    def broken(*_):
+        raise RuntimeError("no batched kernel")
+
+    monkeypatch.setattr(paths, "second_path", broken)
+    judged = judge_two_paths(compiled, theta, sides, sc, None)
+    assert not judged.confirmed and "no second floating-point path could check" in judged.sentence()

@@ -313,6 +313,11 @@ class Undecided(Evidence):
     why: str
     precision: Any = None  # the torch dtype the code computed in
 
+    @property
+    def summary(self) -> str:
+        """The sentence of the two paths' judgement ("inconclusive: a discrepancy of ...")."""
+        return self.why[self.why.rfind("inconclusive: a discrepancy"):]
+
     def details(self) -> dict[str, Any]:
         from ..checks.precision import name
 

@@ -60,8 +60,12 @@ class PathJudgement:
     discrepancy: float
     disagreement: float
     second_score: float
+    failure: str | None = None  # why the second path could not be evaluated
 
     def sentence(self) -> str:
+        if self.failure is not None:
+            return (f"inconclusive: a discrepancy of {self.discrepancy:.3g} that no second floating-point path "
+                    f"could check (evaluating it failed: {self.failure})")
         if self.confirmed:
             return (f"confirmed on a second floating-point path (the linear-algebra kernels run in a batch): the "
                     f"discrepancy {self.discrepancy:.3g} exceeds {MARGIN} times the disagreement of the two paths "
@@ -79,9 +83,14 @@ def second_path(comp: Compiled, theta: dict) -> Sides:
 
 
 def judge_two_paths(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol: float | None) -> PathJudgement:
-    """Compare the one-instance evaluation (``sides``, scored ``sc``) with the second path."""
-    other = second_path(comp, theta)
-    sc2 = score_sides(other, tol, torch.float64)
+    """Compare the one-instance evaluation (``sides``, scored ``sc``) with the second path. A second path
+    that cannot be evaluated confirms nothing: the violation stays unconfirmed."""
+    try:
+        other = second_path(comp, theta)
+        sc2 = score_sides(other, tol, torch.float64)
+    except Exception as exc:  # noqa: BLE001 - the user's code failed on the batched kernels' results
+        return PathJudgement(False, "", float(sc.measure[0][0]) if sc.measure else 0.0, float("inf"), float("nan"),
+                             f"{type(exc).__name__}: {exc}")
     best: PathJudgement | None = None
     rels1, rels2 = sides.relation_sides(), other.relation_sides()
     for j in violated_relations(sides, sc):

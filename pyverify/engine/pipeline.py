@@ -221,7 +221,7 @@ def holds(run: ClaimRun, searched: Searched, evidence: tuple[Evidence, ...]) -> 
     if run.inconclusive:
         first = run.inconclusive[0]
         more = f" ({len(run.inconclusive)} such instances)" if len(run.inconclusive) > 1 else ""
-        return Outcome(Verdict.inconclusive, f"{first.why.rpartition('; ')[2]}{more}; otherwise: {message}",
+        return Outcome(Verdict.inconclusive, f"{first.summary}{more}; otherwise: {message}",
                        searched.worst, evidence + tuple(run.inconclusive[:1]))
     verdict = Verdict.holds
     check = run.compiled.check
