@@ -63,7 +63,7 @@ class OrderJudge:
                            (OrderEstimate(claimed),))
         xs = [math.log(v) for v in values]
         slopes = [loglog_slope(xs, [math.log(float(y)) for y in qs[i]]) for i in range(n) if bool(usable[i])]
-        lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype) ** claimed).amax())
+        lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype, device=qs.device) ** claimed).amax())
         measured = sorted(slopes)[len(slopes) // 2]
         # the instance the verdict rests on: the slowest order towards 0, the fastest growth towards infinity,
         # and for an exact order the one farthest from the claim on either side
