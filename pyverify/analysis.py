@@ -133,7 +133,8 @@ def standings(registry: Registry, verdicts: dict[str, str | None]) -> dict[str, 
     * ``rests-on-typo``: every unrepaired refuted premise is of severity minor or typo;
     * ``repaired-premise``: every refuted premise has a correction that holds, and the claim itself holds;
     * ``sound``: no refuted premise and the claim holds (numerically, symbolically or proved);
-    * ``not-decided``: the claim's own verdict decides nothing (not-checkable, vacuous, error, not run)
+    * ``not-decided``: the claim's own verdict decides nothing (not-checkable, inconclusive, vacuous, error, not
+      run)
       and no unrepaired refuted premise endangers it.
 
     A correction does not rest on the claim it corrects (it replaces it), so that premise is skipped.

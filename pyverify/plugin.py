@@ -22,6 +22,12 @@ Names are validated like the built-ins (no shadowing); a failure of your functio
 of the claims that use it, unless ``failures="as-raised"``: then a RuntimeError (a linear-algebra failure
 on one instance, say) skips that instance, as the built-ins' do.
 
+``precision`` ("float32", "bfloat16", "float16" or the torch dtype) declares the floating-point type your
+function computes in internally, where its results come out in a wider one (a float32 cache cast to
+float64): the engine judges its results at that precision, as it does a result whose dtype is float32. A
+callable may carry the declaration itself (``@plugin.computes_in("float32")``, or an attribute
+``pyverify_precision``), which ``function`` reads when ``precision`` is not given.
+
 ``figure``, ``guarantees`` and ``reference`` contribute to the report: a report-wide figure about some of
 your functions, the claims a mechanism's guarantees rest on, a package of reference mechanisms whose
 public functions the implementation view lists. A content package (``pyverify.contributions``) registers
@@ -34,20 +40,23 @@ from typing import Any, Callable
 
 from collections.abc import Iterable
 
+from .checks.precision import ATTRIBUTE as _PRECISION_ATTRIBUTE
+from .checks.precision import PRECISIONS, PrecisionError, parse as _parse_precision
 from .checks.plugins import (PluginError, register_figure, register_function, register_guarantees, register_reference,
                              register_sampler)
 from .checks.samplers import Constraint, Param, Sampler
 
-__all__ = ["function", "sampler", "figure", "guarantees", "reference", "PluginError", "Param", "Constraint", "Sampler"]
+__all__ = ["function", "computes_in", "PRECISIONS", "sampler", "figure", "guarantees", "reference", "PluginError", "Param", "Constraint", "Sampler"]
 
 
 def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: Callable | None = None,
              ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
-             condition: Callable | None = None, failures: str = "claim", context: bool = False) -> Any:
+             condition: Callable | None = None, failures: str = "claim", context: bool = False,
+             precision: Any = None) -> Any:
     """Register ``torch_impl`` as function ``name`` of the check language; without ``torch_impl``, a
     decorator. The implementation works on ONE instance (the engine batches with torch.func.vmap)."""
     options = dict(doc=doc, sympy=sympy, ball=ball, precise=precise, conventions=conventions, condition=condition,
-                   failures=failures, context=context)
+                   failures=failures, context=context, precision=precision)
     if torch_impl is None:
         def decorate(fn: Callable) -> Callable:
             register_function(name, fn, **options)
@@ -55,6 +64,21 @@ def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: 
         return decorate
     register_function(name, torch_impl, **options)
     return torch_impl
+
+
+def computes_in(precision: Any) -> Callable[[Callable], Callable]:
+    """Decorator: ``fn`` computes internally in ``precision`` ("float32", "bfloat16", "float16", "float64"
+    or the torch dtype), whatever the dtype of its results; ``function`` (and any registration that binds
+    a callable) reads it from the callable's ``pyverify_precision`` attribute."""
+    try:
+        _parse_precision(precision)
+    except PrecisionError as exc:
+        raise PluginError(str(exc)) from None
+
+    def declare(fn: Callable) -> Callable:
+        setattr(fn, _PRECISION_ATTRIBUTE, precision)
+        return fn
+    return declare
 
 
 def figure(name: str, draw: Callable, *, about: Iterable[str] = (), caption: str = "") -> None:

@@ -162,7 +162,8 @@ class ClaimItem(pytest.Item):
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, VerdictMismatch):
             r = excinfo.value.args[0]
-            lines = [f"claim {r.id} ({self.registry.line_of(r.id)}): computed verdict `{r.verdict}`, "
+            undecided = " (neither holds nor refuted)" if r.verdict.value == "inconclusive" else ""
+            lines = [f"claim {r.id} ({self.registry.line_of(r.id)}): computed verdict `{r.verdict}`{undecided}, "
                      f"reviewed expectation `{r.expect}`",
                      f"  engine: {r.message}"]
             if r.witness is not None:

@@ -24,7 +24,7 @@ from torch.func import vmap
 
 from .. import limits
 from ..registry import Check
-from . import dsl, vocabulary
+from . import dsl, precision, vocabulary
 from .samplers import SAMPLERS, Sampler, SamplerError, parse_sampler
 from .samplers.base import TensorKwargs
 
@@ -57,13 +57,16 @@ class TorchBackend(dsl.Backend):
 
     def __init__(self, ctx: TensorKwargs, functions: Mapping[str, vocabulary.Function],
                  randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
-                 conventions: Mapping[str, str] | None = None, conditions: list | None = None):
+                 conventions: Mapping[str, str] | None = None, conditions: list | None = None,
+                 precisions: set | None = None):
         self.ctx = ctx
         self.functions = functions
         self.randoms = randoms or {}
         self.keep_samples = keep_samples
         self.conventions = conventions or {}
         self.conditions = conditions  # collects the condition numbers of the calls that declare one
+        # collects the floating-point types the calls computed in (their results', and declared ones)
+        self.precisions = precisions if precisions is not None else set()
 
     def binop(self, op, a, b):
         if op == "@" and not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
@@ -97,7 +100,11 @@ class TorchBackend(dsl.Backend):
         if fn.condition is not None and self.conditions is not None:
             self.conditions.append(fn.condition(*args).detach())
         context = (self.ctx,) if fn.needs_ctx else ()  # where a tensor made from numbers alone must go
-        return fn.torch(*context, *args, **{**fn.convention_kwargs(self.conventions), **kwargs})
+        out = fn.torch(*context, *args, **{**fn.convention_kwargs(self.conventions), **kwargs})
+        precision.collect(self.precisions, out)
+        if fn.precision is not None:
+            self.precisions.add(fn.precision)
+        return out
 
     def reduce(self, name, values):
         if name == "sum":
@@ -114,7 +121,7 @@ class TorchBackend(dsl.Backend):
             raise dsl.DSLError("E(expr) takes one expression")
         if not self.randoms:
             raise dsl.DSLError("E(...) needs a random hypothesis (gaussian(...), orf(...)) in `given`")
-        inner = TorchBackend(self.ctx, self.functions, conventions=self.conventions)
+        inner = TorchBackend(self.ctx, self.functions, conventions=self.conventions, precisions=self.precisions)
 
         def one(rv: dict) -> torch.Tensor:
             out = dsl.evaluate(node.args[0], {**env, **rv}, inner)
@@ -209,14 +216,14 @@ class Compiled:
         return {name: self.givens[name].value(theta[name]) for name in self.givens}
 
     # ------------------------------------------------------------------ evaluation
-    def _one(self, values: dict, randoms: dict, ctx: TensorKwargs, keep_samples: bool) -> tuple:
+    def _one(self, values: dict, randoms: dict, ctx: TensorKwargs, keep_samples: bool, precisions: set) -> tuple:
         # the condition numbers only scale the default tolerance: an explicit `tol` needs none computed
         conditions: list[torch.Tensor] | None = [] if self.check.tol is None else None
-        backend = TorchBackend(ctx, self.functions, randoms, keep_samples, self.conventions, conditions)
+        backend = TorchBackend(ctx, self.functions, randoms, keep_samples, self.conventions, conditions, precisions)
         env: dict[str, Any] = {**self.dims, **values}
         for name, node in self.where:
             env[name] = dsl.evaluate(node, env, TorchBackend(ctx, self.functions, randoms, conventions=self.conventions,
-                                                            conditions=conditions))
+                                                            conditions=conditions, precisions=precisions))
         out = []
         for rel in self.relations + self.assumes:
             for side in (rel.lhs, rel.rhs):
@@ -236,9 +243,11 @@ class Compiled:
         values = self.values(theta)
         if not values and not randoms:
             # no hypotheses: one instance (a statement about constants), nothing to batch over
-            flat = tuple(x.unsqueeze(0) for x in self._one({}, {}, ctx, keep_samples))
-            return Sides(self, flat, values)
-        fn = functools.partial(self._one, ctx=ctx, keep_samples=keep_samples)
+            found: set = set()
+            flat = tuple(x.unsqueeze(0) for x in self._one({}, {}, ctx, keep_samples, found))
+            return Sides(self, flat, values, _precision(found, flat))
+        found = set()
+        fn = functools.partial(self._one, ctx=ctx, keep_samples=keep_samples, precisions=found)
         flat = None
         if not self.unbatchable:
             try:
@@ -250,15 +259,17 @@ class Compiled:
         if flat is None:
             # a function without a batching rule (or with a data-dependent branch): the per-instance loop
             b = _batch_size(theta, randoms)
-            outs = [self.evaluate_one(theta, i, ctx, randoms, keep_samples).flat for i in range(b)]
-            flat = tuple(torch.stack([o[j] for o in outs]) for j in range(len(outs[0])))
-        return Sides(self, flat, values)
+            ones = [self.evaluate_one(theta, i, ctx, randoms, keep_samples) for i in range(b)]
+            flat = tuple(torch.stack([o.flat[j] for o in ones]) for j in range(len(ones[0].flat)))
+            found.update(o.precision for o in ones)
+        return Sides(self, flat, values, _precision(found, flat))
 
     def evaluate_values(self, values: dict, ctx: TensorKwargs) -> "Sides":
         """One fixed instance given by its values (an example of the check; batch axis of 1), without vmap."""
         one = {n: (v[0] if isinstance(v, torch.Tensor) else {k: x[0] for k, x in v.items()}) for n, v in values.items()}
-        flat = self._one(one, {}, ctx, False)
-        return Sides(self, tuple(x.unsqueeze(0) for x in flat), values)
+        found: set = set()
+        flat = self._one(one, {}, ctx, False, found)
+        return Sides(self, tuple(x.unsqueeze(0) for x in flat), values, _precision(found, flat))
 
     def evaluate_one(self, theta: dict, i: int, ctx: TensorKwargs, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
         """Instance i alone, without vmap (the independent re-check path); tensors keep a batch of 1."""
@@ -266,8 +277,9 @@ class Compiled:
         values = self.values(th)
         one = {n: (v[0] if isinstance(v, torch.Tensor) else {k: x[0] for k, x in v.items()}) for n, v in values.items()}
         rv = {n: v[i] for n, v in (randoms or {}).items()}
-        flat = self._one(one, rv, ctx, keep_samples)
-        return Sides(self, tuple(x.unsqueeze(0) for x in flat), values)
+        found: set = set()
+        flat = self._one(one, rv, ctx, keep_samples, found)
+        return Sides(self, tuple(x.unsqueeze(0) for x in flat), values, _precision(found, flat))
 
 
 MAX_CONDITIONING = 1e6  # the tolerance grows with the conditioning up to this factor, no further
@@ -281,6 +293,11 @@ def _conditioning(conditions: list | None, ctx: TensorKwargs) -> torch.Tensor:
         return one
     worst = torch.stack([c.to(one.dtype).reshape(()) for c in conditions]).amax()
     return torch.nan_to_num(worst, nan=MAX_CONDITIONING, posinf=MAX_CONDITIONING).clamp(1.0, MAX_CONDITIONING)
+
+
+def _precision(found: set, flat: tuple) -> torch.dtype:
+    """The lowest precision of an evaluation: its calls' and its sides' own floating-point types."""
+    return precision.lowest([*found, *(precision.real(x.dtype) for x in flat)])
 
 
 def _batch_size(theta: dict, randoms: dict | None) -> int:
@@ -297,6 +314,8 @@ class Sides:
     compiled: Compiled
     flat: tuple
     values: dict
+    # the lowest floating-point precision the evaluation computed in (``checks/precision.py``)
+    precision: torch.dtype = torch.float64
 
     def relation_sides(self) -> list[tuple[dsl.Relation, torch.Tensor, torch.Tensor]]:
         rels = self.compiled.relations

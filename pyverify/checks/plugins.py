@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterable
 
 from .. import contributions
 from ..registry import CONVENTIONS, Problem, Registry
+from . import precision as precisions
 from . import vocabulary
 from .samplers import SAMPLERS, Sampler
 
@@ -164,9 +165,14 @@ FAILURES = ("claim", "as-raised")
 
 def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Callable | None = None,
                       ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
-                      condition: Callable | None = None, failures: str = "claim", context: bool = False) -> None:
+                      condition: Callable | None = None, failures: str = "claim", context: bool = False,
+                      precision: Any = None) -> None:
     ensure_content()
     _check_new_name(name)
+    try:  # declared here, or carried by the implementation itself (``plugin.computes_in``)
+        internal = precisions.parse(precision) if precision is not None else precisions.declared(torch_impl)
+    except precisions.PrecisionError as exc:
+        raise PluginError(f"{name}: {exc}") from None
     if failures not in FAILURES:
         raise PluginError(f"{name}: failures must be one of {', '.join(FAILURES)}, got {failures!r}")
     if condition is not None and not callable(condition):
@@ -191,7 +197,7 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
     impl = torch_impl if failures == "as-raised" else _guarded(name, owner, torch_impl)
     shown = doc.strip() if owner.content else f"{doc.strip()} [plugin {owner.name}]"
     record = vocabulary.Function(impl, shown, conventions=table, name=name, sympy=sympy, ball=ball, precise=precise,
-                                 condition=condition, needs_ctx=context)
+                                 condition=condition, needs_ctx=context, precision=internal)
     vocabulary.VOCABULARY[name] = record
     owner.functions.append(name)
 

@@ -44,6 +44,14 @@ class Function:
     # the relative condition number of the result (0-d tensor >= 1) from the same arguments: rounding in
     # the inputs is amplified this much, so the default tolerance of a check that calls it scales with it
     condition: Callable[..., Any] | None = None
+    # the floating-point type the function computes in internally, where it is coarser than its outputs'
+    # (a float32 cache cast to float64): the engine judges its results at that precision (engine/precision.py)
+    precision: torch.dtype | None = None
+
+    @property
+    def opaque(self) -> bool:
+        """No exact meaning (ball or 60 digits) re-evaluates it: only floating-point paths judge it."""
+        return self.ball is None and self.precise is None
 
     def __reduce__(self) -> tuple:
         # implementations are often lambdas: a record is pickled as its name, looked up on arrival (a worker

@@ -9,28 +9,33 @@ import torch
 
 from ..checks.compiled import CheckError, Compiled
 from ..checks.examples import ExampleError, instance
+from ..checks.precision import name
 from ..registry import Verdict
 from .context import CPU64
-from .evidence import HELD_AT_WITNESS, Counterexample, RelationAtWitness
+from .evidence import HELD_AT_WITNESS, Counterexample, RelationAtWitness, Undecided
 from .falsify import Candidate, recheck, shrink
 from .probe import diagnose_witness
 from .run import ClaimRun
 from .result import Outcome, tensor_to_list, values_json
-from .rounding import NEAR, judge_exactly, rounding_verdict
-from .scoring import score_sides
+from .rounding import INCONCLUSIVE, NEAR, REAL, ROUNDING, judge_exactly, rounding_verdict
+from .scoring import lower_precision, score_sides
 
 
 def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
     """The refutation a candidate makes, or None when the re-check or the rounding judgement dismisses it
-    (counted in the run's record)."""
+    (counted in the run's record) or finds it inconclusive (kept in the run: ``pipeline.holds``)."""
     tol, seed = comp.check.tol, run.seed
     ok, sc, sides = recheck(comp, cand.theta, tol)
     if not ok:
         run.tally.unconfirmed_candidates += 1
         return None
-    artefact, why, cert = rounding_verdict(comp, cand.theta, sides, sc, tol, seed)
-    if artefact:
+    status, why, cert = rounding_verdict(comp, cand.theta, sides, sc, tol, seed)
+    if status == ROUNDING:
         run.tally.rounding_candidates.append(why)
+        return None
+    if status == INCONCLUSIVE:
+        run.inconclusive.append(Undecided(seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc),
+                                          why, sides.precision))
         return None
     near = f"; near the tolerance, judged again: {why}" if float(sc.score[0]) < NEAR else ""
     params = cand.theta
@@ -42,15 +47,17 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
         small = shrink(comp, cand.theta, tol)
         ok2, sc2, sides2 = recheck(comp, small, tol)
         if ok2:
-            artefact2, _, cert2 = rounding_verdict(comp, small, sides2, sc2, tol, seed)
-            if not artefact2:  # the evidence judged there is the shrunk witness's certificate
+            status2, _, cert2 = rounding_verdict(comp, small, sides2, sc2, tol, seed)
+            if status2 == REAL:  # the evidence judged there is the shrunk witness's certificate
                 params, sc, sides, cert = small, sc2, sides2, cert2
     except Exception as exc:  # noqa: BLE001 - the unshrunk witness stands
         failures.append(f"shrinking failed ({type(exc).__name__}: {exc}); the witness is unshrunk")
     precise = f"; {cert['precise']['digits']}-digit re-evaluation: {cert['precise']['status']}" \
         if "digits" in cert.get("precise", {}) else ""
+    at = f" at {name(sides.precision)} precision: the code computes in {name(sides.precision)}" \
+        if lower_precision(sides, torch.float64) else ""
     message = (f"counterexample (dims {comp.dims or 'fixed'}): violation score {float(sc.score[0]):.4g} "
-               f"(> 1 means beyond tolerance {float(sc.tol[0]):.3g}); re-checked in float64 on the one-instance path; "
+               f"(> 1 means beyond tolerance {float(sc.tol[0]):.3g}{at}); re-checked in float64 on the one-instance path; "
                f"interval certificate: {cert['status']}{precise}{near}" + "".join(f"; {f}" for f in failures))
     witness = Counterexample(seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc), cert,
                              params=_params_json(params))

@@ -332,6 +332,46 @@ class Inconclusive(Evidence):
 
 
 @dataclass(frozen=True)
+class Undecided(Evidence):
+    """A near-tolerance violation that neither exact arithmetic nor a second floating-point path could
+    confirm or dismiss (``engine/paths.py``): the instance, both sides there, and why it is undecided.
+    Makes the verdict ``inconclusive`` when nothing refutes the claim."""
+
+    seed: int
+    dims: dict[str, Any]
+    values: Values
+    relations: tuple[RelationAtWitness, ...]
+    why: str
+    precision: Any = None  # the torch dtype the code computed in
+
+    @property
+    def summary(self) -> str:
+        """The sentence of the two paths' judgement ("inconclusive: a discrepancy of ...")."""
+        return self.why[self.why.rfind("inconclusive: a discrepancy"):]
+
+    def details(self) -> dict[str, Any]:
+        from ..checks.precision import name
+
+        return {"undecided": {"seed": self.seed, "dims": self.dims, "values": self.values,
+                              "relations": [r.as_dict() for r in self.relations], "why": self.why,
+                              "precision": name(self.precision) if self.precision is not None else "float64"}}
+
+
+@dataclass(frozen=True)
+class Precision(Evidence):
+    """The lowest floating-point precision the code under test computed in, where it is below float64,
+    and the largest tolerance its error model gave: the precision a verdict holds at."""
+
+    dtype: Any
+    tolerance: float
+
+    def details(self) -> dict[str, Any]:
+        from ..checks.precision import name
+
+        return {"precision": {"dtype": name(self.dtype), "tolerance": self.tolerance}}
+
+
+@dataclass(frozen=True)
 class SymbolicProof(Evidence):
     """A SymPy attempt at the identities, with its scope (dimensions, what was specialised)."""
 

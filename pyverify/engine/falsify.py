@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 import torch
 
-from ..checks import dsl
+from ..checks import dsl, precision
 from ..checks.compiled import Compiled, Sides
 from .context import CPU64, NumericContext
-from .scoring import Scored, score_sides
+from .scoring import Scored, lower_precision, score_sides
 
 @dataclass
 class Candidate:
@@ -38,6 +38,10 @@ class SearchOutcome:
     # per bound relation, the instances of largest tightness lhs/rhs seen (best first): the polishing
     # phase starts from them (``polish.py``)
     tightest: list[list[Candidate]] = field(default_factory=list)
+    # the lowest precision the code computed in, and the largest tolerance of its error model (0 when the
+    # whole computation was float64)
+    precision: torch.dtype = torch.float64
+    precision_tol: float = 0.0
 
 
 TIGHTEST_KEPT = 4
@@ -58,7 +62,8 @@ def _score_batch(comp: Compiled, theta: dict, size: int, ctx: NumericContext, to
     halved until the failing instances are isolated. Returns the first failure, if any."""
     try:
         with torch.no_grad():
-            sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
+            sides = comp.evaluate(theta, ctx)
+            sc = score_sides(sides, tol, ctx["dtype"])
     except RuntimeError as exc:  # torch's LinAlgError is one; a bad check is a DSLError/CheckError and raises
         if size == 1:
             out.failed_instances += 1
@@ -67,15 +72,18 @@ def _score_batch(comp: Compiled, theta: dict, size: int, ctx: NumericContext, to
         first = _score_batch(comp, slice_instances(theta, 0, half), half, ctx, tol, out)
         second = _score_batch(comp, slice_instances(theta, half, size), size - half, ctx, tol, out)
         return first or second
-    _merge(out, theta, sc)
+    _merge(out, theta, sc, sides)
     return None
 
 
-def _merge(out: SearchOutcome, theta: dict, sc: Scored) -> None:
+def _merge(out: SearchOutcome, theta: dict, sc: Scored, sides: Sides) -> None:
     valid = sc.assume_ok
     finite = torch.isfinite(sc.score)
     if bool(valid.any()):
         out.satisfiable = True
+    if lower_precision(sides, sc.tol.dtype):
+        out.precision = precision.lowest([out.precision, sides.precision])
+        out.precision_tol = max(out.precision_tol, float(sc.tol.max()))
     bad = valid & ~finite
     if bool(bad.any()) and out.nan_instance is None:
         out.nan_instance = Candidate(_take(theta, int(bad.nonzero()[0])), math.nan)
@@ -174,9 +182,10 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, ctx: Numer
 def _ascent_objective(comp: Compiled, theta: dict, ctx: NumericContext, tol: float | None,
                       out: SearchOutcome) -> torch.Tensor:
     """Score the ascent's instances into ``out``; the per-instance objective (B,) to climb."""
-    sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
+    sides = comp.evaluate(theta, ctx)
+    sc = score_sides(sides, tol, ctx["dtype"])
     with torch.no_grad():
-        _merge(out, theta, sc)
+        _merge(out, theta, sc, sides)
     # push every relation towards failure while staying inside the assumptions (penalty outside)
     obj = sc.objective - 100 * torch.relu(sc.assume_slack)
     return torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))

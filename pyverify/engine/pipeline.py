@@ -25,7 +25,8 @@ from ..checks.compiled import Compiled
 from ..registry import Verdict
 from .confirm import confirm, refuted_by_an_example
 from .context import NumericContext
-from .evidence import Evidence, NaNInstance, Necessity, SymbolicProof, Tightness
+from ..checks.precision import lowest, name
+from .evidence import Evidence, NaNInstance, Necessity, Precision, SymbolicProof, Tightness
 from .falsify import Candidate, SearchOutcome, ascend, generate, recheck
 from .polish import polish
 from .result import Outcome, values_json
@@ -46,6 +47,7 @@ class Searched:
     message: str  # the worst relative error / tightness per relation, in words
     worst: float | None
     tightness: Tightness | None
+    precision: Precision | None = None  # the lowest precision the code computed in, where below float64
 
 
 class SearchJudge:
@@ -189,6 +191,8 @@ def _summarise(outcomes: list[tuple[Compiled, SearchOutcome]], satisfiable: bool
             parts.append(f"max relative error {m:.3g}")
         elif q is not None and math.isfinite(q):
             parts.append(f"tightness max lhs/rhs {q:.4g}")
+    low = [out for _, out in outcomes if out.precision_tol > 0]
+    found = Precision(lowest(o.precision for o in low), max(o.precision_tol for o in low)) if low else None
     worst, tightness = None, None
     if worst_measure:
         eqs = [m for rel, m in zip(relations, worst_measure) if rel.op == "=="]
@@ -196,17 +200,29 @@ def _summarise(outcomes: list[tuple[Compiled, SearchOutcome]], satisfiable: bool
         worst = max(eqs) if eqs else (max(rat) if rat else max(worst_measure))
         tightness = Tightness(rat[0] if rat else None)
     return Searched(outcomes, satisfiable, worst_measure, worst_ratio, ratios_by_size, polished, "; ".join(parts),
-                    worst, tightness)
+                    worst, tightness, found)
 
 
 def measured(searched: Searched) -> tuple[Evidence, ...]:
-    """The search's own evidence: the tightness of the bounds, where there are relations."""
-    return (searched.tightness,) if searched.tightness is not None else ()
+    """The search's own evidence: the tightness of the bounds, where there are relations, and the
+    precision the code computed in, where it is below float64."""
+    return tuple(e for e in (searched.tightness, searched.precision) if e is not None)
 
 
 def holds(run: ClaimRun, searched: Searched, evidence: tuple[Evidence, ...]) -> Outcome:
-    """``holds`` on what the search found; then the symbolic and necessity phases, where they run."""
+    """``holds`` on what the search found (``inconclusive`` where a violation could not be told from the
+    code's own rounding), at the precision the code computed in; then the symbolic and necessity phases,
+    where they run."""
     message = searched.message or f"no violation in {run.instances} instances"
+    if searched.precision is not None:
+        p = searched.precision
+        message = (f"holds at {name(p.dtype)} precision (tolerance up to {p.tolerance:.3g}; the code under test "
+                   f"computes in {name(p.dtype)}, so the claim is decided only to that precision): {message}")
+    if run.inconclusive:
+        first = run.inconclusive[0]
+        more = f" ({len(run.inconclusive)} such instances)" if len(run.inconclusive) > 1 else ""
+        return Outcome(Verdict.inconclusive, f"{first.summary}{more}; otherwise: {message}",
+                       searched.worst, evidence + tuple(run.inconclusive[:1]))
     verdict = Verdict.holds
     check = run.compiled.check
     if check.symbolic is not None and run.profile.runs("symbolic"):

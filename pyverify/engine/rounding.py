@@ -15,7 +15,12 @@ generators) only to rounding. Far beyond the tolerance, a violation neither exac
    rounding level (relative ``PERTURBATION``) a few times and re-evaluated; the spread of the violation
    measure under those perturbations is the rounding noise of this computation at this instance (large
    for an ill-conditioned determinant or a near-degenerate eigendecomposition), and the tolerance is
-   scaled by it. A violation within the scaled tolerance is not a counterexample.
+   scaled by it. A violation within the scaled tolerance is not a counterexample. The perturbation is
+   at the rounding level of the lowest precision the code computed in (float32 code sees no float64-sized
+   perturbation of its inputs);
+4. where neither exact path decided, on a second floating-point path (``paths.py``): a violation that does
+   not stand out from the disagreement of two evaluation paths is *inconclusive*, neither a refutation
+   nor a pass.
 """
 
 from __future__ import annotations
@@ -24,11 +29,18 @@ import torch
 
 from ..checks.compiled import Compiled, Sides
 from .context import CPU64
+from .paths import judge_two_paths
 from .scoring import Scored, score_sides, violated_relations
 
 NEAR = 1e4  # scores (violation / tolerance) below this are close enough to rounding to be judged again
 PERTURBATION = 64 * torch.finfo(torch.float64).eps
+LOW_PRECISION_PERTURBATION = 2  # ulps of a lower precision the code computes in (float32, bfloat16, float16)
 TRIES = 16
+
+# what the rounding judgement makes of a confirmed float64 violation
+ROUNDING = "rounding"  # an artefact of rounding: dismissed
+REAL = "real"  # a counterexample
+INCONCLUSIVE = "inconclusive"  # within the disagreement of two floating-point paths: neither
 NOISE_FACTOR = 8  # the conditioned tolerance: this many times the measured rounding noise of the measure
 
 
@@ -70,31 +82,40 @@ def exact_evidence(comp: Compiled, sides: Sides, sc: Scored) -> dict:
 
 
 def rounding_verdict(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol: float | None,
-                     seed: int) -> tuple[bool, str, dict]:
-    """(is_artefact, why, evidence) for a candidate that passed the float64 re-check; the evidence is the
-    exact certificate of this instance (``exact_evidence``), which a reported witness carries."""
+                     seed: int) -> tuple[str, str, dict]:
+    """(ROUNDING, REAL or INCONCLUSIVE, why, evidence) for a candidate that passed the float64 re-check;
+    the evidence is the exact certificate of this instance (``exact_evidence``), which a reported witness
+    carries."""
     score = float(sc.score[0])
     artefact, why, evidence = judge_exactly(comp, sides, sc)
     if artefact:
-        return True, why, evidence
+        return ROUNDING, why, evidence
     if score >= NEAR:
-        return False, (why if artefact is False else f"score {score:.3g} is far beyond the tolerance"), evidence
+        return REAL, (why if artefact is False else f"score {score:.3g} is far beyond the tolerance"), evidence
     # Near the tolerance an exact confirmation is not enough: the witness's inputs satisfy the hypotheses
     # only to rounding (an orthogonal U, a commuting family, a unit quaternion are float64 approximations),
     # so exact arithmetic on them judges a slightly inadmissible instance. The violation must also stand
     # out from the rounding noise of the whole computation, hypotheses' construction included.
-    return _conditioned_verdict(comp, theta, sc, tol, seed, why, evidence)
+    dismissed, why = _conditioned_verdict(comp, theta, sides, sc, tol, seed, why)
+    if dismissed:
+        return ROUNDING, why, evidence
+    if artefact is None:  # no exact path decided: the code's own rounding must be ruled out another way
+        paths = judge_two_paths(comp, theta, sides, sc, tol)
+        return (REAL if paths.confirmed else INCONCLUSIVE), f"{why}; {paths.sentence()}", evidence
+    return REAL, why, evidence
 
 
-def _conditioned_verdict(comp: Compiled, theta: dict, sc: Scored, tol: float | None, seed: int,
-                         undecided: str, evidence: dict) -> tuple[bool, str, dict]:
+def _conditioned_verdict(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol: float | None, seed: int,
+                         undecided: str) -> tuple[bool, str]:
     """Scale the tolerance by the rounding noise of the violated relations, measured by re-evaluating the
-    instance under rounding-level perturbations of its inputs."""
+    instance under rounding-level perturbations of its inputs (at the level of the lowest precision the
+    code computed in, where that is below float64)."""
     gen = CPU64.seeded(seed).gen
     score = float(sc.score[0])
+    relative = max(PERTURBATION, LOW_PRECISION_PERTURBATION * torch.finfo(sides.precision).eps)
     noise, lowest = 0.0, score  # noise: the largest change of the violation score, in units of the tolerance
     for _ in range(TRIES):
-        th = {n: {k: _perturb(v, gen) for k, v in t.items()} for n, t in theta.items()}
+        th = {n: {k: _perturb(v, gen, relative) for k, v in t.items()} for n, t in theta.items()}
         with torch.no_grad():
             s2 = score_sides(comp.evaluate_one(th, 0, CPU64), tol, torch.float64)
         if not bool(s2.assume_ok[0]) or not bool(torch.isfinite(s2.score[0])):
@@ -104,17 +125,17 @@ def _conditioned_verdict(comp: Compiled, theta: dict, sc: Scored, tol: float | N
     factor = max(1.0, NOISE_FACTOR * noise)
     conditioned = float(sc.tol[0]) * factor
     if score <= factor or lowest <= 1:
-        return True, (f"{undecided}; a relative perturbation of {PERTURBATION:.1e} of the instance moves the "
+        return True, (f"{undecided}; a relative perturbation of {relative:.1e} of the instance moves the "
                       f"violation score by {noise:.3g}: the tolerance scaled by this conditioning is "
                       f"{conditioned:.3g}, and the violation (score {score:.3g}, {score / factor:.3g} against "
-                      f"it) lies within it"), evidence
+                      f"it) lies within it")
     return False, (f"{undecided}; the violation exceeds the tolerance scaled by the measured conditioning "
-                   f"({conditioned:.3g}; score {score / factor:.3g} against it)"), evidence
+                   f"({conditioned:.3g}; score {score / factor:.3g} against it)")
 
 
-def _perturb(v: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+def _perturb(v: torch.Tensor, gen: torch.Generator, relative: float) -> torch.Tensor:
     v = v.detach().to(torch.float64).cpu()
     if not v.is_floating_point():
         return v
     noise = torch.randn(v.shape, generator=gen, dtype=v.dtype, device="cpu")
-    return v * (1 + PERTURBATION * noise)
+    return v * (1 + relative * noise)

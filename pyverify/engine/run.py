@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..checks.claim import CompiledClaim
 from .context import NumericContext
-from .evidence import SearchRecord
+from .evidence import SearchRecord, Undecided
 from .profiles import Profile
 from .result import Outcome, claim_seed
 
@@ -42,6 +42,8 @@ class ClaimRun:
     instances: int = 0
     tally: Tally = field(default_factory=Tally)
     refutation: Outcome | None = None  # set the moment a refutation is confirmed
+    # near-tolerance violations that two floating-point paths could not tell from the code's rounding
+    inconclusive: list[Undecided] = field(default_factory=list)
 
     @property
     def tol(self) -> float | None:

@@ -15,14 +15,41 @@ import torch
 from ..checks.compiled import Sides
 
 TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + input scale) * conditioning
+# where the code under test computes in a lower precision (float32, bfloat16, float16): the tolerance is at
+# least PRECISION_FACTOR * its unit roundoff * sqrt(size) * conditioning; the relation is compared relative
+# to its sides' magnitude already, and an instance whose inputs amplify that rounding further (large
+# angles, large logits) is judged by the conditioning the rounding judgement measures at that precision
+PRECISION_FACTOR = 4
 
 
 def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
     """(B,) tolerance scaling with dtype, the size of the compared objects, the inputs' magnitude and the
     conditioning of what the instance computes (the largest condition number of a determinant, inverse,
-    solve or Cayley transform it calls: rounding error there is amplified that much). A check's explicit
-    ``tol`` is taken as written."""
-    eps = torch.finfo(dtype).eps
+    solve or Cayley transform it calls: rounding error there is amplified that much), and never below the
+    error model of the lowest precision the evaluation computed in (``precision_tol``)."""
+    size, scale, conditioning = _error_scale(sides, dtype)
+    tol = TOL_FACTOR * torch.finfo(dtype).eps * math.sqrt(size) * (1 + scale) * conditioning
+    return torch.maximum(tol, precision_tol(sides, dtype)) if lower_precision(sides, dtype) else tol
+
+
+def lower_precision(sides: Sides, dtype: torch.dtype) -> bool:
+    """Did the evaluation compute in a precision lower than ``dtype`` (float32 code in a float64 check)?"""
+    return torch.finfo(sides.precision).eps > torch.finfo(dtype).eps
+
+
+def unit_roundoff(dtype: torch.dtype) -> float:
+    return torch.finfo(dtype).eps / 2
+
+
+def precision_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
+    """(B,) the error model of the lowest precision in the computation: PRECISION_FACTOR times its unit
+    roundoff times the square root of the compared objects' size and the declared conditioning."""
+    size, _, conditioning = _error_scale(sides, dtype)
+    return PRECISION_FACTOR * unit_roundoff(sides.precision) * math.sqrt(size) * conditioning
+
+
+def _error_scale(sides: Sides, dtype: torch.dtype) -> tuple[int, torch.Tensor, torch.Tensor]:
+    """The size of the compared objects, (B,) the inputs' magnitude and (B,) the conditioning."""
     scales = []
     for v in sides.values.values():
         parts = v.values() if isinstance(v, dict) else [v]
@@ -33,7 +60,7 @@ def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
     device = sides.flat[0].device if sides.flat else None
     scale = torch.stack(scales).amax(0) if scales else torch.zeros(b, dtype=dtype, device=device)
     size = max((x[0].numel() for x in sides.flat), default=1)
-    return TOL_FACTOR * eps * math.sqrt(size) * (1 + scale) * sides.conditioning.to(scale.dtype)
+    return size, scale, sides.conditioning.to(scale.dtype)
 
 
 def _flat(x: torch.Tensor, b: int) -> torch.Tensor:
@@ -51,7 +78,7 @@ class Scored:
     tol: torch.Tensor
 
 
-def _broadcast_instances(lhs: torch.Tensor, rhs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def broadcast_instances(lhs: torch.Tensor, rhs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Per-instance broadcasting: dim 0 is the instance, so a per-instance scalar (B,) against a vector
     (B, n) gets trailing singleton dims, never a leading one."""
     if lhs.dim() < rhs.dim():
@@ -72,7 +99,7 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     relation holds comfortably (the violation score, clamped, would not). Identities: log relative
     error; bounds: slack / (1 + |lhs| + |rhs|), in (-1, 1)."""
     b = tol.shape[0]
-    lhs, rhs = _broadcast_instances(lhs, rhs)
+    lhs, rhs = broadcast_instances(lhs, rhs)
     l, r = _flat(lhs, b), _flat(rhs, b)
     if op in ("==", "!="):
         diff = torch.linalg.vector_norm(l - r, dim=1)
@@ -98,8 +125,15 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
 
 
 def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
+    """Score every instance; a check's explicit ``tol`` is taken as written, except that no tolerance is
+    below the error model of the precision the code computed in."""
     b = sides.flat[0].shape[0]
-    t = torch.full((b,), tol, dtype=dtype, device=sides.flat[0].device) if tol is not None else default_tol(sides, dtype)
+    if tol is None:
+        t = default_tol(sides, dtype)
+    else:
+        t = torch.full((b,), tol, dtype=dtype, device=sides.flat[0].device)
+        if lower_precision(sides, dtype):
+            t = torch.maximum(t, precision_tol(sides, dtype).to(dtype))
     scores, measures, ratios, objs = [], [], [], []
     for rel, lhs, rhs in sides.relation_sides():
         s, m, q, o = relation_terms(rel.op, lhs, rhs, t)

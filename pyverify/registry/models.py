@@ -49,6 +49,9 @@ class Verdict(str, Enum):
     refuted = "refuted"  # a re-checked counterexample
     vacuous = "vacuous"  # unsatisfiable hypotheses, no better than the trivial baseline (value or order), trivial witness only
     not_checkable = "not-checkable"  # with the reason (also: a Monte-Carlo test too weak to have failed)
+    # a near-tolerance violation of code no exact arithmetic re-evaluates, within the disagreement of two
+    # floating-point paths of it: neither holds nor refuted
+    inconclusive = "inconclusive"
     error = "error"  # the check could not run
 
     def __str__(self) -> str:  # f-strings and JSON show the registry spelling

@@ -12,9 +12,10 @@ import math
 from typing import Any
 
 from ..checks.claim import CompiledClaim
+from ..checks.precision import name
 from ..engine.evidence import (HELD_AT_WITNESS, ConstantEstimate, ConstantGrowth, Counterexample, DefectDiagnosis,
                                ExistenceWitness, Inconclusive, MonteCarloAgreement, MonteCarloRefutation, OrderEstimate,
-                               OrderRefutation, SymbolicProof, Tightness)
+                               OrderRefutation, Precision, SymbolicProof, Tightness, Undecided)
 from ..engine.relations.order import orders_text
 from ..engine.result import Result, round_floats
 
@@ -61,11 +62,55 @@ def value(x: Any) -> str:
     return _nested(x)
 
 
-def _nested(x: Any) -> str:
+def _nested(x: Any, digits: int = 3) -> str:
     if isinstance(x, list):
-        return "[" + ", ".join(_nested(v) for v in x) + "]"
+        return "[" + ", ".join(_nested(v, digits) for v in x) + "]"
     if isinstance(x, (int, float)) and not isinstance(x, bool):
-        return "0" if x == 0 else f"{x:.3g}"
+        return "0" if x == 0 else f"{x:.{digits}g}"
+    return value(x)
+
+
+def distinguishing_digits(lhs: Any, rhs: Any) -> int:
+    """The significant digits (3 to 17) it takes for the element where two sides differ most to print
+    differently: both sides of a relation violated by 1e-8 print identically to 3 digits."""
+    pairs = _pairs(lhs, rhs)
+    if not pairs:
+        return 3
+    x, y = max(pairs, key=lambda p: abs(p[0] - p[1]))
+    for digits in range(3, 18):
+        if f"{x:.{digits}g}" != f"{y:.{digits}g}":
+            return digits
+    return 3  # equal: nothing to show
+
+
+def _pairs(lhs: Any, rhs: Any) -> list[tuple[float, float]]:
+    a, b = _flatten(lhs), _flatten(rhs)
+    if len(a) != len(b) and 1 in (len(a), len(b)):  # a scalar against an array broadcasts
+        a, b = (a * len(b), b) if len(a) == 1 else (a, b * len(a))
+    return [(x, y) for x, y in zip(a, b) if isinstance(x, (int, float)) and isinstance(y, (int, float))
+            and math.isfinite(x) and math.isfinite(y)]
+
+
+def sides_text(lhs: Any, rhs: Any) -> tuple[str, str]:
+    """Both sides of a relation, each to as many digits as it takes to show where they differ; a large
+    array summarised, with the element where they differ most."""
+    digits = distinguishing_digits(lhs, rhs)
+    small = [not isinstance(v, list) or len(_flatten(v)) <= MAX_ELEMENTS for v in (lhs, rhs)]
+    if all(small):
+        return _shown(lhs, digits), _shown(rhs, digits)
+    pairs = _pairs(lhs, rhs)
+    if not pairs:
+        return value(lhs), value(rhs)
+    i = max(range(len(pairs)), key=lambda k: abs(pairs[k][0] - pairs[k][1]))
+    x, y = pairs[i]
+    return (f"{value(lhs)}, element {i} (flat) {x:.{digits}g}", f"{value(rhs)}, element {i} (flat) {y:.{digits}g}")
+
+
+def _shown(x: Any, digits: int) -> str:
+    if isinstance(x, list):
+        return _nested(x, digits) if len(_flatten(x)) <= MAX_ELEMENTS else value(x)
+    if isinstance(x, float):
+        return "0" if x == 0 else f"{x:.{digits}g}"
     return value(x)
 
 
@@ -100,13 +145,27 @@ def _difference(lhs: Any, rhs: Any, op: str) -> float | None:
 
 
 def _counterexample(w: Counterexample, check: CompiledClaim | None, diagnosis: DefectDiagnosis | None = None) -> list[str]:
+    out = _instance("Counterexample", w.values, w.dims, w.relations, check)
+    if diagnosis is not None:
+        out += [f"Where: {message[0].upper()}{message[1:]}" for _, message in diagnosis.located]
+        out += [f"Diagnosis: {d.message[0].upper()}{d.message[1:]}" for d in diagnosis.diagnoses]
+    return out + _certificate(w)
+
+
+def _undecided(result: Result, w: Undecided, check: CompiledClaim | None) -> list[str]:
+    return ([f"Inconclusive: {result.message.removeprefix('inconclusive: ')}"]
+            + _instance("The undecided instance", w.values, w.dims, w.relations, check))
+
+
+def _instance(title: str, values: dict, dims: dict, relations_at: tuple, check: CompiledClaim | None) -> list[str]:
     out = []
     # every hypothesis (a large array is summarised by value()): none is dropped
-    at = "; ".join(f"{k} = {value(v)}" for k, v in round_floats(w.values).items())
-    where = _dims(round_floats(w.dims))
-    out.append("Counterexample" + (f" with {where}" if where else "") + (f" at {at}." if at else "."))
+    at = "; ".join(f"{k} = {value(v)}" for k, v in round_floats(values).items())
+    where = _dims(round_floats(dims))
+    out.append(title + (f" with {where}" if where else "") + (f" at {at}." if at else "."))
     names = side_names(check)
-    relations = [round_floats(r.as_dict()) for r in w.relations]
+    relations = [round_floats(r.as_dict()) for r in relations_at]
+    raw = [r.as_dict() for r in relations_at]  # the sides unrounded: shown to the digits where they differ
     failing = [i for i, r in enumerate(relations) if _violated(r)]
     if not failing and relations:
         failing = [max(range(len(relations)), key=lambda i: _measure(relations[i]))]
@@ -114,7 +173,8 @@ def _counterexample(w: Counterexample, check: CompiledClaim | None, diagnosis: D
         r = relations[i]
         left, right = names[i] if i < len(names) else ("the left side", "the right side")
         gap = _difference(r["lhs"], r["rhs"], r["op"])
-        both = f"{left} = {value(r['lhs'])} and {right} = {value(r['rhs'])}"
+        lhs_text, rhs_text = sides_text(raw[i]["lhs"], raw[i]["rhs"])
+        both = f"{left} = {lhs_text} and {right} = {rhs_text}"
         if r["op"] == "==":
             bars = "|" if len(_flatten(r["lhs"])) <= 1 and len(_flatten(r["rhs"])) <= 1 else "‖"
             out.append(f"{bars}{left} − {right}{bars} = {num(gap)} where the claim says 0 "
@@ -123,9 +183,11 @@ def _counterexample(w: Counterexample, check: CompiledClaim | None, diagnosis: D
             out.append(f"{left} equals {right} at the witness, where the claim says they differ ({both}).")
         else:
             out.append(f"{left} exceeds what the claim allows ({r['op']} {right}) by {num(gap)}; at the witness {both}.")
-    if diagnosis is not None:
-        out += [f"Where: {message[0].upper()}{message[1:]}" for _, message in diagnosis.located]
-        out += [f"Diagnosis: {d.message[0].upper()}{d.message[1:]}" for d in diagnosis.diagnoses]
+    return out
+
+
+def _certificate(w: Counterexample) -> list[str]:
+    out = []
     cert = round_floats(w.certificate)
     status = str(cert.get("status", ""))
     if status == "certified":
@@ -200,6 +262,15 @@ def _expectation(w: MonteCarloRefutation) -> list[str]:
 
 
 def _holds(result: Result, check: CompiledClaim | None) -> list[str]:
+    precision = result.find(Precision)
+    if precision is None:
+        return _held(result, check)
+    label = name(precision.dtype)
+    return [f"Holds at {label} precision (tolerance up to {num(round_floats(precision.tolerance))}): the code under "
+            f"test computes in {label}, so the claim is decided only to that precision."] + _held(result, check)
+
+
+def _held(result: Result, check: CompiledClaim | None) -> list[str]:
     out = []
     sym = result.find(SymbolicProof)
     if sym is not None and sym.proved:
@@ -244,6 +315,9 @@ def evidence_sentences(result: Result, check: CompiledClaim | None = None) -> li
                 return say(found)
     if verdict in ("holds", "symbolic", "proved"):
         return _holds(result, check)
+    if verdict == "inconclusive":
+        found = result.find(Undecided)
+        return _undecided(result, found, check) if found is not None else [result.message]
     if verdict == "not-checkable":
         if result.find(Inconclusive) is not None:  # a test too weak to decide, not a claim no test could decide
             return [f"Inconclusive: {result.message.removeprefix('inconclusive: ')}"]

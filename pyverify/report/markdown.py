@@ -7,7 +7,7 @@ from typing import Any
 
 from .svg import severity_level
 
-VERDICT_ORDER = ["refuted", "error", "vacuous", "holds", "consistent", "symbolic", "proved", "not-checkable", "not run"]
+VERDICT_ORDER = ["refuted", "error", "inconclusive", "vacuous", "holds", "consistent", "symbolic", "proved", "not-checkable", "not run"]
 
 
 def _cell(text: object) -> str:

@@ -14,7 +14,7 @@ from .layout import NODE_H, NODE_W, GraphLayout
 
 VERDICT_FILL = {
     "proved": "#0f5323", "symbolic": "#1a7f37", "holds": "#aceebb", "consistent": "#b6e3ff", "refuted": "#d1242f",
-    "vacuous": "#d4a72c", "not-checkable": "#eaeef2", "error": "#8250df", None: "#ffffff",
+    "vacuous": "#d4a72c", "inconclusive": "#f0b7c8", "not-checkable": "#eaeef2", "error": "#8250df", None: "#ffffff",
 }
 VERDICT_MEANING = {
     "proved": "proved in Lean (checked by lake build in this run)",
@@ -23,6 +23,7 @@ VERDICT_MEANING = {
     "consistent": "a definition or hypothesis the implementation agrees with (evidence about the code)",
     "refuted": "refuted: a re-checked counterexample",
     "vacuous": "vacuous: hypotheses never met, or no better than a trivial baseline",
+    "inconclusive": "inconclusive: a discrepancy within the disagreement of two floating-point paths of the code",
     "not-checkable": "not checkable by code (reason given)",
     "error": "the check could not run",
     None: "not run",
@@ -37,6 +38,7 @@ VERDICT_MARK = {
     "consistent": ("M-3.5,-1.6H3.5M-3.5,1.6H3.5", False, "equals sign (agrees with the code)"),
     "refuted": ("M-3,-3L3,3M3,-3L-3,3", False, "cross"),
     "vacuous": ("M3,0A3,3 0 1 1 -3,0A3,3 0 1 1 3,0ZM-4,4L4,-4", False, "empty set"),
+    "inconclusive": ("M-2.5,-2A2.5,2.2 0 1 1 0,0.5V1.5M0,3.2V3.6", False, "question mark"),
     "not-checkable": ("M-3.5,0H3.5", False, "dash"),
     "error": ("M1,-4L-2,0.5H1.5L-1,4", False, "lightning bolt"),
     None: ("M2,0A2,2 0 1 1 -2,0A2,2 0 1 1 2,0Z", False, "small ring"),
