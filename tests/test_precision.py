@@ -40,7 +40,7 @@ claims:
     kind: identity
     statement: the layer rotates each token as RoPE does
     check:
-      given: {X: 'mat(4, 3)', pos: 'vec(3, lo=0.02, hi=0.08)'}
+      given: {X: 'mat(3, 4)', pos: 'vec(3, lo=0.02, hi=0.08)'}
       assert: 'mexp_rope(X, pos) == rope(X, pos)'
   - id: L.mexp
     title: rope by a per-token matrix exponential
@@ -49,7 +49,7 @@ claims:
     kind: identity
     statement: the layer rotates each token as RoPE does
     check:
-      given: {X: 'mat(4, 3)', pos: 'vec(3, hi=6)'}
+      given: {X: 'mat(3, 4)', pos: 'vec(3, hi=6)'}
       assert: 'mexp_rope(X, pos) == rope(X, pos)'
   - id: L.cache
     title: rope from a low-precision cos/sin cache
@@ -58,7 +58,7 @@ claims:
     kind: identity
     statement: the layer rotates each token as RoPE does
     check:
-      given: {X: 'mat(4, 3)', pos: 'vec(3, hi=6)'}
+      given: {X: 'mat(3, 4)', pos: 'vec(3, hi=6)'}
       assert: 'cached_rope(X, pos) == rope(X, pos)'
   - id: L.heads
     title: two heads of softmax attention in a Python loop
@@ -67,7 +67,7 @@ claims:
     kind: identity
     statement: each head attends with its own columns, logits scaled by 1/sqrt(head width)
     check:
-      given: {Q: 'mat(4, 3)', K: 'mat(4, 3)', V: 'mat(4, 3)'}
+      given: {Q: 'mat(3, 4)', K: 'mat(3, 4)', V: 'mat(3, 4)'}
       where:
         S0: 'outer(I(4)[0], I(2)[0]) + outer(I(4)[1], I(2)[1])'
         S1: 'outer(I(4)[2], I(2)[0]) + outer(I(4)[3], I(2)[1])'
