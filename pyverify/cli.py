@@ -166,7 +166,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     _output_file(args.out)
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         return _usage_error("--device cuda was asked for, but no CUDA device is available")
-    from .analysis import check_row
+    from .analysis import binding_summary, check_row
     from .checks.validate import load_valid_registry
     from .engine import check_claims
 
@@ -174,9 +174,17 @@ def cmd_check(args: argparse.Namespace) -> int:
         return _usage_error("--pin-witness writes into the claims named on the command line: give their IDs")
     reg = load_valid_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
-    results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress, args.tightness_seeds)
+    bound = _bound(reg, args.ids)
+    ids = args.ids if bound is None else bound["run"]
+    results = check_claims(reg, ids, args.budget, args.seed, args.device, args.jobs, progress,
+                           args.tightness_seeds) if ids or bound is None else []
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
                "claims": [check_row(r.as_dict(), reg.claims[r.id]) for r in results]}
+    if bound is not None:
+        for row in payload["claims"]:
+            row["bound"] = bound["exercised"].get(row["id"], [])
+        payload["bindings"] = binding_summary(bound["bindings"], bound["exercised"], payload["claims"])
+        payload["not_affected"] = bound["not_affected"]
     written = _write_output(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n") if args.out else EXIT_OK
     if args.pin_witness:
         _pin_witnesses(reg, results)
@@ -196,9 +204,47 @@ def cmd_check(args: argparse.Namespace) -> int:
         unrev = sum(r.expect is None for r in results)
         print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
               + f"; {mism} differ from expect; {unrev} unreviewed")
+        if bound is not None:
+            _print_bindings(payload["bindings"], payload["not_affected"])
     if written != EXIT_OK:
         return written
     return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
+
+
+def _bound(reg, ids) -> dict | None:
+    """With bindings active: the claims to run (those exercising a bound role, among ``ids`` if given),
+    which roles each exercises, and the claims left out as not affected; None without bindings."""
+    from .checks.roles import ACTIVE, exercised
+    from .engine.runner import UnknownClaims
+
+    if not ACTIVE:
+        return None
+    unknown = [i for i in ids if i not in reg.claims]
+    if unknown:
+        raise UnknownClaims(unknown)
+    chosen = list(ids) or list(reg.claims)
+    touched = exercised({cid: reg.compiled[cid] for cid in chosen if cid in reg.compiled})
+    return {"run": [cid for cid in chosen if cid in touched], "exercised": touched,
+            "not_affected": [cid for cid in chosen if cid not in touched],
+            "bindings": [b.describe() for b in ACTIVE.values()]}
+
+
+def _print_bindings(summary: list[dict], not_affected: list[str]) -> None:
+    for b in summary:
+        conv = ", ".join(f"{k}={v}" for k, v in b["conventions"].items()) or "the reference's conventions"
+        print(f"\n{b['target']} bound as {b['role']} ({conv}; precision {b['precision']}"
+              + (f"; layout {b['layout']}" if b["layout"] else "") + f"; from {b['declared_in']})")
+        print(f"  satisfies {len(b['satisfied'])} claim(s)" + (f": {', '.join(b['satisfied'])}" if b["satisfied"] else ""))
+        print(f"  VIOLATES {len(b['violated'])} claim(s): {', '.join(b['violated'])}" if b["violated"]
+              else "  violates no claim")
+        if b["refuted_as_expected"]:
+            print(f"  refuted as the registry expects (the document's own error, as for the reference): "
+                  f"{', '.join(b['refuted_as_expected'])}")
+        if b["undecided"]:
+            print("  undecided: " + ", ".join(f"{u['id']} ({u['verdict']})" for u in b["undecided"]))
+        if not (b["satisfied"] or b["violated"] or b["refuted_as_expected"] or b["undecided"]):
+            print("  no selected claim exercises this role")
+    print(f"{len(not_affected)} claim(s) exercise no bound role: not affected, not run")
 
 
 def _pin_witnesses(reg, results) -> None:
@@ -356,6 +402,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="report the spread of each holding bound's tightness over N seeds (default: 3 at thorough, else 1)")
     p.add_argument("--pin-witness", action="store_true",
                    help="write each refuted claim's witness into its check's `examples:` (a regression instance)")
+    p.add_argument("--bind", action="append", default=[], metavar="ROLE=MODULE:ATTR[,KEY=VALUE...]",
+                   help="check your own function in a role's place (repeatable; keys: the role's conventions, "
+                   "layout, precision; docs/your-own-code.md); only the claims exercising a bound role run")
+    p.add_argument("--bindings", action="append", default=[], type=Path, metavar="FILE",
+                   help="a bindings file (YAML or TOML) of role entries (repeatable)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("report", parents=[common, plugins], help="check everything and write the report")
@@ -424,6 +475,14 @@ def main(argv: list[str] | None = None) -> int:
         try:
             load_opted_in(args.plugin)
         except PluginError as exc:
+            return _usage_error(str(exc))
+    if hasattr(args, "bind"):
+        from .checks.binding_sources import load_bindings
+        from .checks.roles import BindingError
+
+        try:
+            load_bindings(args.bind, args.bindings)
+        except BindingError as exc:
             return _usage_error(str(exc))
     try:
         return args.func(args)

@@ -35,10 +35,10 @@ from typing import Any, Callable
 from collections.abc import Iterable
 
 from .checks.plugins import (PluginError, register_figure, register_function, register_guarantees, register_reference,
-                             register_sampler)
+                             register_role, register_sampler)
 from .checks.samplers import Constraint, Param, Sampler
 
-__all__ = ["function", "sampler", "figure", "guarantees", "reference", "PluginError", "Param", "Constraint", "Sampler"]
+__all__ = ["function", "role", "sampler", "figure", "guarantees", "reference", "PluginError", "Param", "Constraint", "Sampler"]
 
 
 def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: Callable | None = None,
@@ -55,6 +55,16 @@ def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: 
         return decorate
     register_function(name, torch_impl, **options)
     return torch_impl
+
+
+def role(name: str, *, function: str, doc: str, conventions: Any = None, layouts: Iterable[str] = ()) -> None:
+    """Declare a role: the mechanism that vocabulary function ``function`` is the reference of, which a
+    user binds to their own callable (``pyverify check --bind NAME=module:attr``). ``doc`` says how the
+    bound callable is called and what it returns (the reference's calling convention). ``conventions``
+    maps each registry convention key the mechanism has (and ``"layout"``) to ``(value the reference
+    computes under, convert)``, where ``convert(fn, have, want)`` turns a callable computing under ``have``
+    into one computing under ``want``; ``layouts`` names the accepted layouts, the reference's first."""
+    register_role(name, function, doc, conventions, layouts)
 
 
 def figure(name: str, draw: Callable, *, about: Iterable[str] = (), caption: str = "") -> None:

@@ -41,6 +41,12 @@ class Function:
     # the relative condition number of the result (0-d tensor >= 1) from the same arguments: rounding in
     # the inputs is amplified this much, so the default tolerance of a check that calls it scales with it
     condition: Callable[..., Any] | None = None
+    # the user's code bound in place of this function (checks/roles.py), else None: the reference
+    binding: Any = None
+    # how much coarser than float64 the implementation's own arithmetic is (eps ratio; a float32 binding
+    # ~5e8): the default tolerance of a check that calls it scales with it, so a refutation is never made
+    # of the precision the code under test runs in
+    rounding: float = 1.0
 
     def __reduce__(self) -> tuple:
         # implementations are often lambdas: a record is pickled as its name, looked up on arrival (a worker
@@ -203,11 +209,23 @@ def names() -> set[str]:
     return set(VOCABULARY) | set(SPECIAL_FORMS)
 
 
-def resolve(called: Iterable[str]) -> dict[str, Function]:
+# function name -> substitute(record, conventions) -> record: the user's code bound in place of a reference
+# function, with the claim's conventions mapped (filled by checks/roles.py while a binding is active)
+SUBSTITUTES: dict[str, Callable[[Function, Mapping[str, str]], Function]] = {}
+
+
+def resolve(called: Iterable[str], conventions: Mapping[str, str] | None = None) -> dict[str, Function]:
     """The records of the functions a check calls: the one place a name of the language is bound to an
     implementation (a compiled check evaluates through this table in every backend). The special forms,
-    which the backends evaluate themselves, have no record."""
-    return {name: VOCABULARY[name] for name in called if name in VOCABULARY}
+    which the backends evaluate themselves, have no record. A function bound to the user's code resolves
+    to that code, adapted to ``conventions`` (the claim's)."""
+    out = {}
+    for name in called:
+        if name in VOCABULARY:
+            record = VOCABULARY[name]
+            substitute = SUBSTITUTES.get(name)
+            out[name] = record if substitute is None else substitute(record, conventions or {})
+    return out
 
 
 def lookup(name: str) -> Function:
