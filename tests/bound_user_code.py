@@ -84,3 +84,4 @@ def rotation(L: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
 def rotation_scaled(L: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
     """Planted defect: a non-orthogonal scaling of the rotation."""
     return 1.01 * rotation(L, r)
+ROTARY_CONSTANT = 10000.0  # not a function: binding it is an error
