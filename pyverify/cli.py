@@ -167,6 +167,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         return _usage_error("--device cuda was asked for, but no CUDA device is available")
     from .analysis import binding_summary, check_row
+    from .cli_bindings import bound_selection, meets_expectation, print_bindings
     from .checks.validate import load_valid_registry
     from .engine import check_claims
 
@@ -174,8 +175,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         return _usage_error("--pin-witness writes into the claims named on the command line: give their IDs")
     reg = load_valid_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
-    bound = _bound(reg, args.ids)
-    meets = _meets_expectation(bound is not None)
+    bound = bound_selection(reg, args.ids)
+    meets = meets_expectation(bound is not None)
     ids = args.ids if bound is None else bound["run"]
     results = check_claims(reg, ids, args.budget, args.seed, args.device, args.jobs, progress,
                            args.tightness_seeds) if ids or bound is None else []
@@ -206,57 +207,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
               + f"; {mism} differ from expect; {unrev} unreviewed")
         if bound is not None:
-            _print_bindings(payload["bindings"], payload["not_affected"])
+            print_bindings(payload["bindings"], payload["not_affected"])
     if written != EXIT_OK:
         return written
     return EXIT_OK if all(meets(r) for r in results) else EXIT_FAIL
-
-
-def _meets_expectation(bound: bool):
-    """A verdict as the registry expects; bound to the user's code, a claim the reference has a proof of
-    (symbolic, Lean) can only hold on that code: the proof is of the reference's formula."""
-    proofs = (Verdict.symbolic, Verdict.proved)
-
-    def meets(r) -> bool:
-        return r.matches or (bound and r.expect in proofs and r.verdict is Verdict.holds)
-
-    return meets
-
-
-def _bound(reg, ids) -> dict | None:
-    """With bindings active: the claims to run (those exercising a bound role, among ``ids`` if given),
-    which roles each exercises, and the claims left out as not affected; None without bindings."""
-    from .checks.roles import ACTIVE, exercised
-    from .engine.runner import UnknownClaims
-
-    if not ACTIVE:
-        return None
-    unknown = [i for i in ids if i not in reg.claims]
-    if unknown:
-        raise UnknownClaims(unknown)
-    chosen = list(ids) or list(reg.claims)
-    touched = exercised({cid: reg.compiled[cid] for cid in chosen if cid in reg.compiled})
-    return {"run": [cid for cid in chosen if cid in touched], "exercised": touched,
-            "not_affected": [cid for cid in chosen if cid not in touched],
-            "bindings": [b.describe() for b in ACTIVE.values()]}
-
-
-def _print_bindings(summary: list[dict], not_affected: list[str]) -> None:
-    for b in summary:
-        conv = ", ".join(f"{k}={v}" for k, v in b["conventions"].items()) or "the reference's conventions"
-        print(f"\n{b['target']} bound as {b['role']} ({conv}; precision {b['precision']}"
-              + (f"; layout {b['layout']}" if b["layout"] else "") + f"; from {b['declared_in']})")
-        print(f"  satisfies {len(b['satisfied'])} claim(s)" + (f": {', '.join(b['satisfied'])}" if b["satisfied"] else ""))
-        print(f"  VIOLATES {len(b['violated'])} claim(s): {', '.join(b['violated'])}" if b["violated"]
-              else "  violates no claim")
-        if b["refuted_as_expected"]:
-            print(f"  refuted as the registry expects (the document's own error, as for the reference): "
-                  f"{', '.join(b['refuted_as_expected'])}")
-        if b["undecided"]:
-            print("  undecided: " + ", ".join(f"{u['id']} ({u['verdict']})" for u in b["undecided"]))
-        if not (b["satisfied"] or b["violated"] or b["refuted_as_expected"] or b["undecided"]):
-            print("  no selected claim exercises this role")
-    print(f"{len(not_affected)} claim(s) exercise no bound role: not affected, not run")
 
 
 def _pin_witnesses(reg, results) -> None:

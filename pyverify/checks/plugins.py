@@ -20,7 +20,6 @@ before the first check compiles (``ensure_content``), whatever the registry, and
 
 from __future__ import annotations
 
-import functools
 import importlib
 import importlib.util
 import inspect
@@ -32,16 +31,12 @@ from typing import Any, Callable, Iterable
 from .. import contributions
 from ..registry import CONVENTIONS, Problem, Registry
 from . import vocabulary
+from .failures import PluginFailure, guarded  # noqa: F401 - PluginFailure: where the engine imports it from
 from .samplers import SAMPLERS, Sampler
 
 
 class PluginError(ValueError):
     """A plugin cannot be loaded or registers something invalid (bad input of the person running pyverify)."""
-
-
-class PluginFailure(Exception):
-    """A plugin function raised while a check ran: an ``error`` verdict of the claim, never a crash.
-    Deliberately not a RuntimeError: the falsifier tolerates RuntimeErrors of single instances."""
 
 
 @dataclass
@@ -138,24 +133,6 @@ def _positional_count(sig: inspect.Signature) -> tuple[int, float]:
         return 0, float("inf")
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     return sum(p.default is p.empty for p in positional), len(positional)
-
-
-def guarded(name: str, plugin: str, fn: Callable) -> Callable:
-    """The implementation, its exceptions turned into PluginFailure — except vmap's own refusal, which
-    the engine answers by evaluating instance by instance."""
-
-    @functools.wraps(fn)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except RuntimeError as exc:
-            if "vmap" in str(exc) or "Batching rule" in str(exc):
-                raise
-            raise PluginFailure(f"plugin function {name} ({plugin}) failed: {type(exc).__name__}: {exc}") from exc
-        except Exception as exc:  # noqa: BLE001 - whatever the user's code raises is that claim's error
-            raise PluginFailure(f"plugin function {name} ({plugin}) failed: {type(exc).__name__}: {exc}") from exc
-
-    return call
 
 
 FAILURES = ("claim", "as-raised")

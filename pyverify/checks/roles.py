@@ -25,6 +25,7 @@ import torch
 
 from ..registry import CONVENTIONS
 from . import vocabulary
+from .failures import guarded
 
 Converter = Callable[[Callable, str, str], Callable]  # (fn computing under `have`, have, want) -> fn under `want`
 LAYOUT = "layout"  # the pseudo-convention of a role's layouts (the order of its inputs' / output's axes)
@@ -115,8 +116,6 @@ class Binding:
         return fn
 
     def substitute(self, record: vocabulary.Function, wanted: Mapping[str, str]) -> vocabulary.Function:
-        from .plugins import guarded  # plugins imports this module's callers, not this module
-
         impl = guarded(f"{record.name} (bound to {self.spec})", self.origin, self.adapted(wanted))
         return BoundFunction(impl, f"{self.spec}, bound as {self.role.name} [{self.origin}]", name=record.name,
                              binding=self, rounding=self.rounding, wanted=tuple(sorted(wanted.items())))
