@@ -336,6 +336,14 @@ def _default_jobs() -> int:
     return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)))
 
 
+def _binding_options(p: argparse.ArgumentParser, effect: str) -> None:
+    p.add_argument("--bind", action="append", default=[], metavar="ROLE=MODULE:ATTR[,KEY=VALUE...]",
+                   help="check your own function in a role's place (repeatable; keys: the role's conventions, "
+                   f"layout, precision; docs/your-own-code.md); {effect}")
+    p.add_argument("--bindings", action="append", default=[], type=Path, metavar="FILE",
+                   help="a bindings file (YAML or TOML) of role entries (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--registry", type=Path, default=None,
@@ -368,11 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="report the spread of each holding bound's tightness over N seeds (default: 3 at thorough, else 1)")
     p.add_argument("--pin-witness", action="store_true",
                    help="write each refuted claim's witness into its check's `examples:` (a regression instance)")
-    p.add_argument("--bind", action="append", default=[], metavar="ROLE=MODULE:ATTR[,KEY=VALUE...]",
-                   help="check your own function in a role's place (repeatable; keys: the role's conventions, "
-                   "layout, precision; docs/your-own-code.md); only the claims exercising a bound role run")
-    p.add_argument("--bindings", action="append", default=[], type=Path, metavar="FILE",
-                   help="a bindings file (YAML or TOML) of role entries (repeatable)")
+    _binding_options(p, "only the claims exercising a bound role run")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("report", parents=[common, plugins], help="check everything and write the report")
@@ -385,6 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="list what changed against an earlier report.json (verdicts, refutations, standings)")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--jobs", type=int, default=_default_jobs())
+    _binding_options(p, "the claims exercising a bound role run on it, the report says what each function satisfies")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("lean", parents=[common], help="Lean declarations, sorry audit, formal status per claim, "

@@ -39,6 +39,11 @@ def apply_rotary_wrong_frequency(x: torch.Tensor, pos: torch.Tensor) -> torch.Te
     return _rotary(x, pos, inv_freq)
 
 
+def apply_rotary_position_scaled(x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
+    """Planted defect: a length-extrapolation scale applied by absolute position (not by displacement)."""
+    return apply_rotary(x, pos) * (1.0 + 0.01 * pos[..., None])
+
+
 # ------------------------------------------------------------------------------------- relative logits
 # keys-by-queries score matrices, a 1/sqrt(d) scale and the opposite rotation sense
 

@@ -194,3 +194,59 @@ def test_check_bind_runs_only_the_affected_claims_and_says_what_each_function_sa
 def test_check_bind_refuses_an_unknown_role_before_running():
     out = _cli("check", "--bind", f"rotery={USER}:apply_rotary")
     assert out.returncode == 2 and "unknown role 'rotery'" in out.stderr and "rotary" in out.stderr
+
+
+MY_REGISTRY = """\
+claims:
+  - id: MINE.relative
+    title: Rotary logits depend on the displacement only
+    document: doc
+    locator: notes
+    kind: theorem
+    statement: 'rope(q, i)^T rope(k, j) depends on j - i only'
+    restates: [ESPR.Def-R2-J]
+    check:
+      given: {q: 'vec(6)', k: 'vec(6)', i: 'vec(1, hi=50)', j: 'vec(1, hi=50)', t: 'vec(1, hi=50)'}
+      assert: 'rope(outer(i, q), i)[0] @ rope(outer(j, k), j)[0] == rope(outer(i, q), i + t)[0] @ rope(outer(j, k), j + t)[0]'
+    expect: holds
+  - id: MINE.other
+    title: Nothing of the rotary
+    document: doc
+    locator: notes
+    kind: theorem
+    statement: 'x + x = 2x'
+    check:
+      given: {x: 'vec(2)'}
+      assert: 'x + x == 2 * x'
+    expect: holds
+"""
+
+
+@pytest.mark.parametrize("fn, violated", [(user.apply_rotary, []), (user.apply_rotary_position_scaled, ["MINE.relative"])])
+def test_the_report_lists_the_bound_function_and_what_it_satisfies(make_registry, tmp_path, fn, violated):
+    """A user's registry exercising the rotary role at d = 6 (all three planes, real positions), restating a
+    shipped claim: the report's implementation view lists the user's function, its bindings table what it
+    satisfies and violates (a scale by absolute position breaks the relative law; a wrong frequency would not:
+    every frequency gives a relative law, only a claim against the reference formula sees it)."""
+    import time
+
+    from pyverify.checks.validate import load_valid_registry
+    from pyverify.engine import check_claims
+    from pyverify.registry.graph import check_graph
+    from pyverify.report import build, collect_meta
+    from pyverify.report.markdown import render
+
+    _bind("rotary", fn, ROTARY)
+    reg = load_valid_registry(make_registry({"mine.yaml": MY_REGISTRY}))
+    results = check_claims(reg, (), "quick", 0, "cpu", 1)
+    meta = collect_meta(seed=0, budget="quick", device="cpu", started=time.time(), lean_built=False, toolchain=None)
+    report = build(reg, results, check_graph(reg), {}, meta)
+    first = report["implementation"][0]
+    assert first["name"] == f"{USER}:{fn.__name__}" and first["bound_as"] == "rotary"
+    assert [c["id"] for c in first["claims"]] == ["MINE.relative"]
+    (summary,) = report["bindings"]
+    assert summary["violated"] == violated and summary["satisfied"] == ([] if violated else ["MINE.relative"])
+    rows = {c["id"]: c for c in report["claims"]}
+    assert rows["MINE.relative"]["bound"] == ["rotary"] and rows["MINE.other"]["bound"] == []
+    assert not any("rope" in name for name in rows["MINE.relative"]["exercises"])  # the reference did not run
+    assert f"| {USER}:{fn.__name__} | rotary |" in render(report)
