@@ -207,7 +207,8 @@ claims:
     restates: [ESPR.Def-R2-J]
     check:
       given: {q: 'vec(6)', k: 'vec(6)', i: 'vec(1, hi=50)', j: 'vec(1, hi=50)', t: 'vec(1, hi=50)'}
-      assert: 'rope(outer(i, q), i)[0] @ rope(outer(j, k), j)[0] == rope(outer(i, q), i + t)[0] @ rope(outer(j, k), j + t)[0]'
+      where: {Q: 'outer(ones(1), q)', K: 'outer(ones(1), k)'}
+      assert: 'rope(Q, i)[0] @ rope(K, j)[0] == rope(Q, i + t)[0] @ rope(K, j + t)[0]'
     expect: holds
   - id: MINE.other
     title: Nothing of the rotary
@@ -250,3 +251,21 @@ def test_the_report_lists_the_bound_function_and_what_it_satisfies(make_registry
     assert rows["MINE.relative"]["bound"] == ["rotary"] and rows["MINE.other"]["bound"] == []
     assert not any("rope" in name for name in rows["MINE.relative"]["exercises"])  # the reference did not run
     assert f"| {USER}:{fn.__name__} | rotary |" in render(report)
+
+
+def test_the_declared_precision_drives_the_tolerance_even_where_a_check_writes_its_own():
+    """Code computing in float32: declared so, it holds under an explicit float64-sized tolerance (the
+    tolerance is never tighter than float32 rounding); declared float64, the same rounding is refuted —
+    the precision key drives the judgement, it is not only recorded."""
+    from conftest import compiled_claim
+
+    def rotary_in_float32(x, pos):
+        return user.apply_rotary(x.float(), pos.float()).double()
+
+    check = {"given": {"x": "vec(6)", "p": "vec(1, hi=50)"}, "tol": 1e-12,
+             "assert": "vnorm(rope(outer(ones(1), x), p)[0]) == vnorm(x)"}  # a rotation keeps the length
+    _bind("rotary", rotary_in_float32, ROTARY, precision="float32")
+    assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.holds
+    roles.unbind_all()
+    _bind("rotary", rotary_in_float32, ROTARY)
+    assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.refuted
