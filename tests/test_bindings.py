@@ -269,3 +269,15 @@ def test_the_declared_precision_drives_the_tolerance_even_where_a_check_writes_i
     roles.unbind_all()
     _bind("rotary", rotary_in_float32, ROTARY)
     assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.refuted
+
+
+def test_a_float32_binding_does_not_widen_the_hypotheses():
+    """The tolerance of the code's arithmetic is for its results; the hypotheses stay at float64's. Here
+    q = 1 + 1e-6 never meets `q < 1` (the check is vacuous); judged at float32's tolerance it would, and
+    1 / (1 - q) < 0 would 'refute' a correct rotary."""
+    from conftest import compiled_claim
+
+    check = {"given": {"x": "vec(2)", "p": "vec(1)"}, "where": {"q": "p[0] * 0 + 1 + 1e-6"}, "assume": "q < 1",
+             "assert": "vnorm(rope(outer(ones(1), x), p)[0]) / (1 - q) >= 0"}
+    _bind("rotary", user.apply_rotary, ROTARY, precision="float32")
+    assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.vacuous
