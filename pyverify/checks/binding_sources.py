@@ -188,6 +188,9 @@ def pyproject_entries(directory: Path) -> list[tuple[str, Any, str, Path]]:
 def load_bindings(cli: Iterable[str] = (), files: Iterable[Path] = (), directory: Path | None = None) -> list[Binding]:
     """Every binding the person running pyverify declared, validated and activated (a BindingError names
     the file and line, or the option, of the first bad one)."""
+    from .plugins import ensure_content
+
+    ensure_content()  # the content packages declare the roles
     directory = directory or Path.cwd()
     sources = [pyproject_entries(directory)]
     sources += [[(*e, Path(path).resolve().parent) for e in read_file(Path(path))] for path in files]
