@@ -183,3 +183,30 @@ def endangered(registry: Registry, standing: dict[str, Standing]) -> dict[str, l
             out.setdefault(claim.document, []).append(cid)
     order_key = registry.id_order()
     return {doc: sorted(ids, key=order_key) for doc, ids in out.items()}
+
+
+SATISFIED = ("holds", "symbolic", "proved", "consistent")
+
+
+def binding_summary(bindings: list[dict[str, Any]], exercised: dict[str, list[str]],
+                    rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per bound function (``bindings``: their descriptions), which claims its code satisfies and which it
+    violates: a refutation the registry expects (the document's own error, refuted for the reference
+    too) is listed apart, as is a claim that did not decide (error, vacuous, not checkable)."""
+    by_id = {r["id"]: r for r in rows}
+    out = []
+    for b in bindings:
+        entry = {**b, "satisfied": [], "violated": [], "refuted_as_expected": [], "undecided": []}
+        for cid, roles in exercised.items():
+            row = by_id.get(cid)
+            if b["role"] not in roles or row is None:
+                continue
+            verdict = row["verdict"]
+            if verdict in SATISFIED:
+                entry["satisfied"].append(cid)
+            elif verdict == Verdict.refuted.value:
+                entry["refuted_as_expected" if row.get("expect") == verdict else "violated"].append(cid)
+            else:
+                entry["undecided"].append({"id": cid, "verdict": verdict})
+        out.append(entry)
+    return out

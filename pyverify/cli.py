@@ -183,7 +183,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     _output_file(args.out)
     if (problem := _device_problem(args.device)) is not None:
         return _usage_error(problem)
-    from .analysis import check_row
+    from .analysis import binding_summary, check_row
+    from .cli_bindings import bound_selection, meets_expectation, print_bindings
     from .checks.validate import load_valid_registry
     from .engine import check_claims
     from .report.evidence import evidence_sentences
@@ -192,16 +193,25 @@ def cmd_check(args: argparse.Namespace) -> int:
         return _usage_error("--pin-witness writes into the claims named on the command line: give their IDs")
     reg = load_valid_registry(args.registry)
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
-    results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress, args.tightness_seeds)
+    bound = bound_selection(reg, args.ids)
+    meets = meets_expectation(bound is not None)
+    ids = args.ids if bound is None else bound["run"]
+    results = check_claims(reg, ids, args.budget, args.seed, args.device, args.jobs, progress,
+                           args.tightness_seeds) if ids or bound is None else []
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
                "claims": [check_row(r.as_dict(), reg.claims[r.id]) for r in results]}
+    if bound is not None:
+        for row in payload["claims"]:
+            row["bound"] = bound["exercised"].get(row["id"], [])
+        payload["bindings"] = binding_summary(bound["bindings"], bound["exercised"], payload["claims"])
+        payload["not_affected"] = bound["not_affected"]
     written = _write_output(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n") if args.out else EXIT_OK
     if args.format == "json":
         json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
         print()
     else:
         for r, row in zip(results, payload["claims"]):
-            flag = "" if r.matches else f"   <-- expected {r.expect}"
+            flag = "" if meets(r) else f"   <-- expected {r.expect}"
             sev = row.get("severity")
             grade = f" [{sev['level']}: {sev['reason']}]" if sev else (" [severity unassessed]" if r.verdict is Verdict.refuted else "")
             print(f"{r.id:<24} {r.verdict:<14} {r.message}{grade}{flag}")
@@ -211,15 +221,17 @@ def cmd_check(args: argparse.Namespace) -> int:
         counts: dict[str, int] = {}
         for r in results:
             counts[r.verdict] = counts.get(r.verdict, 0) + 1
-        mism = sum(not r.matches for r in results)
+        mism = sum(not meets(r) for r in results)
         unrev = sum(r.expect is None for r in results)
         print(f"{len(results)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
               + f"; {mism} differ from expect; {unrev} unreviewed")
+        if bound is not None:
+            print_bindings(payload["bindings"], payload["not_affected"])
     if args.pin_witness:  # after the verdicts are shown: a pin that fails loses none of them
         _pin_witnesses(reg, results)
     if written != EXIT_OK:
         return written
-    return EXIT_OK if all(r.matches for r in results) else EXIT_FAIL
+    return EXIT_OK if all(meets(r) for r in results) else EXIT_FAIL
 
 
 def _pin_witnesses(reg, results) -> None:
@@ -361,6 +373,14 @@ def _default_jobs() -> int:
     return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)))
 
 
+def _binding_options(p: argparse.ArgumentParser, effect: str) -> None:
+    p.add_argument("--bind", action="append", default=[], metavar="ROLE=MODULE:ATTR[,KEY=VALUE...]",
+                   help="check your own function in a role's place (repeatable; keys: the role's conventions, "
+                   f"layout, precision; docs/your-own-code.md); {effect}")
+    p.add_argument("--bindings", action="append", default=[], type=Path, metavar="FILE",
+                   help="a bindings file (YAML or TOML) of role entries (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--registry", type=Path, default=None,
@@ -393,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="report the spread of each holding bound's tightness over N seeds (default: 3 at thorough, else 1)")
     p.add_argument("--pin-witness", action="store_true",
                    help="write each refuted claim's witness into its check's `examples:` (a regression instance)")
+    _binding_options(p, "only the claims exercising a bound role run")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("report", parents=[common, plugins], help="check everything and write the report")
@@ -405,6 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="list what changed against an earlier report.json (verdicts, refutations, standings)")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--jobs", type=int, default=_default_jobs())
+    _binding_options(p, "the claims exercising a bound role run on it, the report says what each function satisfies")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("lean", parents=[common], help="Lean declarations, sorry audit, formal status per claim, "
@@ -468,6 +490,14 @@ def main(argv: list[str] | None = None) -> int:
         try:
             load_opted_in(args.plugin)
         except PluginError as exc:
+            return _usage_error(str(exc))
+    if hasattr(args, "bind"):
+        from .checks.binding_sources import load_bindings
+        from .checks.roles import BindingError
+
+        try:
+            load_bindings(args.bind, args.bindings)
+        except BindingError as exc:
             return _usage_error(str(exc))
     try:
         return args.func(args)

@@ -43,10 +43,11 @@ from collections.abc import Iterable
 from .checks.precision import ATTRIBUTE as _PRECISION_ATTRIBUTE
 from .checks.precision import PRECISIONS, PrecisionError, parse as _parse_precision
 from .checks.plugins import (PluginError, register_figure, register_function, register_guarantees, register_reference,
-                             register_sampler)
+                             register_role, register_sampler)
 from .checks.samplers import Constraint, Param, Sampler
 
-__all__ = ["function", "computes_in", "PRECISIONS", "sampler", "figure", "guarantees", "reference", "PluginError", "Param", "Constraint", "Sampler"]
+__all__ = ["function", "computes_in", "PRECISIONS", "role", "sampler", "figure", "guarantees", "reference", "PluginError",
+           "Param", "Constraint", "Sampler"]
 
 
 def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: Callable | None = None,
@@ -79,6 +80,16 @@ def computes_in(precision: Any) -> Callable[[Callable], Callable]:
         setattr(fn, _PRECISION_ATTRIBUTE, precision)
         return fn
     return declare
+
+
+def role(name: str, *, function: str, doc: str, conventions: Any = None, layouts: Iterable[str] = ()) -> None:
+    """Declare a role: the mechanism that vocabulary function ``function`` is the reference of, which a
+    user binds to their own callable (``pyverify check --bind NAME=module:attr``). ``doc`` says how the
+    bound callable is called and what it returns (the reference's calling convention). ``conventions``
+    maps each registry convention key the mechanism has (and ``"layout"``) to ``(value the reference
+    computes under, convert)``, where ``convert(fn, have, want)`` turns a callable computing under ``have``
+    into one computing under ``want``; ``layouts`` names the accepted layouts, the reference's first."""
+    register_role(name, function, doc, conventions, layouts)
 
 
 def figure(name: str, draw: Callable, *, about: Iterable[str] = (), caption: str = "") -> None:

@@ -221,7 +221,7 @@ def compile_claim(claim: Claim, conventions: Mapping[str, str] | None = None,
                                      for side in (r.lhs, r.rhs)]
     trees += [t for t in (expressions.quantity, expressions.baseline) if t is not None]
     calls = _called(trees)
-    functions = vocabulary.resolve(calls + _called([s for r in expressions.trivial for s in (r.lhs, r.rhs)]))
+    functions = vocabulary.resolve(calls + _called([s for r in expressions.trivial for s in (r.lhs, r.rhs)]), conv)
 
     def at(dims: dict[str, Any]) -> Compiled:
         bound = givens if dims == first else _bind(check, dims, points, data_root)

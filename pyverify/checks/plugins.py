@@ -20,7 +20,6 @@ before the first check compiles (``ensure_content``), whatever the registry, and
 
 from __future__ import annotations
 
-import functools
 import importlib
 import importlib.util
 import inspect
@@ -33,16 +32,12 @@ from .. import contributions
 from ..registry import CONVENTIONS, Problem, Registry
 from . import precision as precisions
 from . import vocabulary
+from .failures import PluginFailure, guarded  # noqa: F401 - PluginFailure: where the engine imports it from
 from .samplers import SAMPLERS, Sampler
 
 
 class PluginError(ValueError):
     """A plugin cannot be loaded or registers something invalid (bad input of the person running pyverify)."""
-
-
-class PluginFailure(Exception):
-    """A plugin function raised while a check ran: an ``error`` verdict of the claim, never a crash.
-    Deliberately not a RuntimeError: the falsifier tolerates RuntimeErrors of single instances."""
 
 
 @dataclass
@@ -141,25 +136,6 @@ def _positional_count(sig: inspect.Signature) -> tuple[int, float]:
     return sum(p.default is p.empty for p in positional), len(positional)
 
 
-def _guarded(name: str, plugin: LoadedPlugin, fn: Callable) -> Callable:
-    """The implementation, its exceptions turned into PluginFailure — except vmap's own refusal, which
-    the engine answers by evaluating instance by instance. The plugin's name is read when a call fails: a
-    module declares ``PYVERIFY_PLUGIN`` anywhere in its body, after its registrations too."""
-
-    @functools.wraps(fn)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except RuntimeError as exc:
-            if "vmap" in str(exc) or "Batching rule" in str(exc):
-                raise
-            raise PluginFailure(f"plugin function {name} (plugin {plugin.name}) failed: {type(exc).__name__}: {exc}") from exc
-        except Exception as exc:  # noqa: BLE001 - whatever the user's code raises is that claim's error
-            raise PluginFailure(f"plugin function {name} (plugin {plugin.name}) failed: {type(exc).__name__}: {exc}") from exc
-
-    return call
-
-
 FAILURES = ("claim", "as-raised")
 
 
@@ -194,7 +170,7 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
                 raise PluginError(f"{name}: the {backend} meaning takes {other[0]}..{other[1]} positional "
                                   f"argument(s), the torch implementation {arity[0]}..{arity[1]}")
     owner = _owner()
-    impl = torch_impl if failures == "as-raised" else _guarded(name, owner, torch_impl)
+    impl = torch_impl if failures == "as-raised" else guarded(name, owner, torch_impl)
     shown = doc.strip() if owner.content else f"{doc.strip()} [plugin {owner.name}]"
     record = vocabulary.Function(impl, shown, conventions=table, name=name, sympy=sympy, ball=ball, precise=precise,
                                  condition=condition, needs_ctx=context, precision=internal)
@@ -345,6 +321,16 @@ def unloaded_plugin_problems(registry: Registry) -> list[Problem]:
     return problems
 
 
+def register_role(name: str, function: str, doc: str, conventions: Any = None, layouts: Iterable[str] = ()) -> None:
+    from .roles import BindingError, register_role as add_role
+
+    ensure_content()
+    try:
+        add_role(name, function, doc, conventions, tuple(layouts), _owner().name)
+    except BindingError as exc:
+        raise PluginError(str(exc)) from None
+
+
 def register_figure(name: str, draw: Callable, about: Iterable[str], caption: str = "") -> None:
     if not isinstance(name, str) or not name.replace("-", "").isalnum():
         raise PluginError(f"figure {name!r}: a name of letters, digits and dashes")
@@ -379,4 +365,8 @@ def unload_all() -> None:
         for sampler in plugin.samplers:
             SAMPLERS.pop(sampler, None)
         contributions.forget(plugin.name)
+        from .roles import ROLES
+
+        for role in [r for r in ROLES.values() if r.owner == plugin.name]:
+            del ROLES[role.name]
         del LOADED[name]

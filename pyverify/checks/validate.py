@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from ..registry import Claim, Problem, Registry, RegistryError, load_registry
+from ..registry.citations import citation_problems
 from .claim import CompiledClaim, compile_claim
 from .compiled import CheckError
 from .examples import ExampleError, check_examples
@@ -49,6 +50,7 @@ def check_registry(registry: Registry) -> tuple[CheckedRegistry, list[Problem]]:
     problems = unloaded_plugin_problems(registry)
     if problems:  # without its plugins the registry's checks name functions that do not exist
         return checked, problems
+    problems = citation_problems(registry)
     for cid, claim in registry.claims.items():
         try:
             compiled = compile_checked(registry, claim)

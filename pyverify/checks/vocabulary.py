@@ -48,6 +48,13 @@ class Function:
     # (a float32 cache cast to float64): the engine judges its results at that precision (engine/precision.py)
     precision: torch.dtype | None = None
 
+    # the user's code bound in place of this function (checks/roles.py), else None: the reference
+    binding: Any = None
+    # how much coarser than float64 the implementation's own arithmetic is (eps ratio; a float32 binding
+    # ~5e8): the default tolerance of a check that calls it scales with it, so a refutation is never made
+    # of the precision the code under test runs in
+    rounding: float = 1.0
+
     @property
     def opaque(self) -> bool:
         """No exact meaning (ball or 60 digits) re-evaluates it: only floating-point paths judge it."""
@@ -214,11 +221,23 @@ def names() -> set[str]:
     return set(VOCABULARY) | set(SPECIAL_FORMS)
 
 
-def resolve(called: Iterable[str]) -> dict[str, Function]:
+# function name -> substitute(record, conventions) -> record: the user's code bound in place of a reference
+# function, with the claim's conventions mapped (filled by checks/roles.py while a binding is active)
+SUBSTITUTES: dict[str, Callable[[Function, Mapping[str, str]], Function]] = {}
+
+
+def resolve(called: Iterable[str], conventions: Mapping[str, str] | None = None) -> dict[str, Function]:
     """The records of the functions a check calls: the one place a name of the language is bound to an
     implementation (a compiled check evaluates through this table in every backend). The special forms,
-    which the backends evaluate themselves, have no record."""
-    return {name: VOCABULARY[name] for name in called if name in VOCABULARY}
+    which the backends evaluate themselves, have no record. A function bound to the user's code resolves
+    to that code, adapted to ``conventions`` (the claim's)."""
+    out = {}
+    for name in called:
+        if name in VOCABULARY:
+            record = VOCABULARY[name]
+            substitute = SUBSTITUTES.get(name)
+            out[name] = record if substitute is None else substitute(record, conventions or {})
+    return out
 
 
 def lookup(name: str) -> Function:

@@ -16,15 +16,19 @@ _REG = None
 _PRELOAD = ["pyverify.engine.claim", "pyverify.provers.symbolic", "pyverify.provers.interval", "pyverify.engine.necessity"]
 
 
-def _init(registry, plugins: list[tuple[str, str, str]]) -> None:
+def _init(registry, plugins: list[tuple[str, str, str]], bindings: list[tuple] = ()) -> None:
     """A forkserver worker starts from the server's imports only: it receives the registry pickled and
-    imports the plugins the parent opted into (a forked worker inherits both)."""
+    imports the plugins the parent opted into, and activates its bindings (a forked worker inherits all)."""
     global _REG
     if registry is not None:
+        from ..checks.binding_sources import import_target
         from ..checks.plugins import load_plugin
+        from ..checks.roles import bind
 
         for origin, opted_in_by, name in plugins:
             load_plugin(origin, opted_in_by, name)
+        for role, spec, conventions, precision, where in bindings:
+            bind(role, import_target(spec, where), spec, dict(conventions), precision, where)
         _REG = registry
 
 
@@ -64,11 +68,14 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
     ctx, server = _context()
     # content packages load themselves in every process; the opted-in plugins are handed over
     plugins = [(p.origin, p.opted_in_by, p.name) for p in LOADED.values() if not p.content]
+    from ..checks.roles import ACTIVE
+
+    bindings = [(b.role.name, b.spec, tuple(b.conventions.items()), b.precision, b.origin) for b in ACTIVE.values()]
     _REG = reg  # inherited by forked workers; a forkserver worker receives it pickled
     work = sorted(claims, key=_cost_rank)
     by_id = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                             initargs=(reg if server else None, plugins)) as pool:
+                             initargs=(reg if server else None, plugins, bindings)) as pool:
         futures = {pool.submit(_one, (c.id, budget, seed, device)): c.id for c in work}
         for fut in as_completed(futures):
             try:

@@ -19,11 +19,12 @@ DOCUMENTS = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "s
 
 
 def register() -> None:
-    """Register the papers' functions, hypotheses, figures, guarantees and reference mechanisms."""
+    """Register the papers' functions, their roles, hypotheses, figures, guarantees and reference mechanisms."""
     from .. import plugin
-    from . import functions, samplers
+    from . import functions, roles, samplers
 
     functions.register()
+    roles.register()
     for hypothesis in samplers.HYPOTHESES:
         plugin.sampler(hypothesis)
     for name, (about, caption) in FIGURES.items():

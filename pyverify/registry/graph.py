@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from .citations import external_ids
 from .models import Claim, Location, Problem, Registry
 
 # beyond this many simple cycles (their number grows exponentially: 14 claims depending on each other
@@ -46,12 +47,14 @@ class Fault:
     message: str
 
 
-def _faults(registry: Registry, g: nx.DiGraph) -> list[Fault]:
+def _faults(registry: Registry, g: nx.DiGraph, shipped: frozenset[str]) -> list[Fault]:
     faults: list[Fault] = []
     claims = registry.claims
     order = registry.id_order()
     for cid, claim in claims.items():
         for dep in claim.deps:
+            if dep in shipped:  # a user's registry resting on a shipped claim
+                continue
             if dep not in claims:
                 faults.append(Fault(cid, "unknown-dep", dep, f"depends on unknown id {dep}"))
                 continue
@@ -141,7 +144,8 @@ def check_graph(registry: Registry) -> GraphReport:
     problems: list[Problem] = []
     accepted: list[tuple[Fault, str]] = []
     used: set[tuple[str, int]] = set()
-    for fault in _faults(registry, g):
+    shipped = external_ids(registry)
+    for fault in _faults(registry, g, shipped):
         hit = _accepted(fault, claims)
         if hit is None:
             key = "deps" if fault.finding != "symbol-without-dep" else "uses"
@@ -160,7 +164,7 @@ def check_graph(registry: Registry) -> GraphReport:
         refs = [(r, "restates") for r in claim.restates]
         refs += [(getattr(claim, f), f) for f in ("corrects", "sharpens") if getattr(claim, f)]
         for ref, field_name in refs:
-            if ref not in claims:
+            if ref not in claims and ref not in shipped:
                 problems.append(Problem(registry.line_of(cid, field_name), f"{field_name} names unknown id {ref}", cid, "unknown-id"))
     problems.sort(key=lambda p: (p.location.file, p.location.line))
     return GraphReport(g, problems, accepted)

@@ -134,10 +134,25 @@ def exercises(compiled: CompiledClaim | None) -> list[str]:
     out: set[str] = set()
     plugged = plugin_functions()
     for name in compiled.calls:
+        record = compiled.functions.get(name)
+        if record is not None and record.binding is not None:  # the user's code ran in its place
+            continue
         out.update(vocabulary_exercises(name))
         if name in plugged:
             out.add(plugged[name][1])
     return sorted(out)
+
+
+def bound_functions(claim_rows: dict[str, dict], bindings: list[dict]) -> list[dict]:
+    """The user's functions bound to roles (``bindings``: their descriptions), each with the claims whose
+    checks ran it (``row["bound"]``: the roles a claim exercised), in the implementation view's shape."""
+    entries = []
+    for b in bindings:
+        backing = [cid for cid, row in claim_rows.items() if b["role"] in row.get("bound", [])]
+        entries.append({"name": b["target"], "module": f"your code, bound as {b['role']} (in place of {b['function']})",
+                        "kind": "function", "status": "exercised" if backing else "unverified", "bound_as": b["role"],
+                        "claims": [_claim_ref(claim_rows[c], via=None) for c in backing]})
+    return entries
 
 
 def public_reference_objects() -> dict[str, Any]:

@@ -76,8 +76,24 @@ def _changes(changes: dict[str, Any] | None) -> list[str]:
     return as_markdown(changes).splitlines() + [""]
 
 
+def _bindings(report: dict) -> list[str]:
+    """Per function of the user's bound to a role: the claims it satisfies and those it violates."""
+    bindings = report.get("bindings") or []
+    if not bindings:
+        return []
+    out = ["## Your bound functions", "", "| function | role | satisfies | violates | refuted as expected | undecided |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for b in bindings:
+        undecided = ", ".join(f"{u['id']} ({u['verdict']})" for u in b["undecided"])
+        out.append(f"| {_cell(b['target'])} | {b['role']} | {_cell(', '.join(b['satisfied']) or '-')} | "
+                   f"{_cell(', '.join(b['violated']) or 'none')} | {_cell(', '.join(b['refuted_as_expected']) or '-')} | "
+                   f"{_cell(undecided or '-')} |")
+    return out + [""]
+
+
 def render(report: dict, changes: dict[str, Any] | None = None) -> str:
-    out = _header(report) + _counts(report) + _changes(changes) + _refutations(report["claims"]) + _endangered(report)
+    out = _header(report) + _counts(report) + _changes(changes) + _bindings(report) + _refutations(report["claims"])
+    out += _endangered(report)
     problems = report.get("graph_problems") or []
     out += [f"Graph problems: {len(problems)}.", ""]
     mismatched = [c["id"] for c in report["claims"] if c.get("matches") is False]

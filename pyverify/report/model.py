@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import analysis, contributions
+from ..checks import roles
 from ..checks.validate import CheckedRegistry
 from ..engine import Result
 from ..registry.graph import GraphReport
@@ -66,7 +67,10 @@ def git_commit() -> str | None:
 
 def build(registry: CheckedRegistry, results: list[Result], graph: GraphReport, formal: dict[str, dict],
           meta: dict[str, Any], plots: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
-    """The report dict. ``meta`` is ``collect_meta``'s; ``plots`` maps claim id -> {name: relative path}."""
+    """The report dict. ``meta`` is ``collect_meta``'s; ``plots`` maps claim id -> {name: relative path}.
+    With the user's code bound to roles (``checks.roles``), the claims exercising a bound role were run on
+    it: each row says which roles (``bound``), and the report which claims each bound function satisfies
+    and violates (``bindings``), its implementation view listing the user's functions first."""
     by_id = {r.id: r for r in results}
     compiled = registry.compiled
     verdicts = {cid: (by_id[cid].verdict.value if cid in by_id else None) for cid in registry.claims}
@@ -78,6 +82,7 @@ def build(registry: CheckedRegistry, results: list[Result], graph: GraphReport, 
     order_key = registry.id_order()
     ordered = sorted(registry.claims.items(),
                      key=lambda kv: (docs.index(kv[1].document) if kv[1].document in docs else len(docs), order_key(kv[0])))
+    bound = roles.exercised(compiled)
     rows: dict[str, dict] = {}
     for cid, claim in ordered:
         r = by_id.get(cid)
@@ -113,6 +118,7 @@ def build(registry: CheckedRegistry, results: list[Result], graph: GraphReport, 
             "evidence": evidence_sentences(r, compiled.get(cid)) if r else [],
             "reproduce": analysis.reproduce_command(cid, meta),
             "exercises": coverage.exercises(compiled.get(cid)),
+            "bound": bound.get(cid, []),
         })
         # a report-wide figure goes with every claim whose check runs what it is about
         row["plots"] = {**(plots or {}).get(cid, {}),
@@ -120,6 +126,7 @@ def build(registry: CheckedRegistry, results: list[Result], graph: GraphReport, 
                            if name in contributions.FIGURES
                            and set(contributions.FIGURES[name].about).intersection(row["exercises"])}}
         rows[cid] = row
+    bindings = [b.describe() for b in roles.ACTIVE.values()]
     counts: dict[str, dict[str, int]] = {}
     for row in rows.values():
         d = counts.setdefault(row["document"], {})
@@ -132,7 +139,8 @@ def build(registry: CheckedRegistry, results: list[Result], graph: GraphReport, 
         "counts": counts,
         "graph_problems": [p.as_dict() for p in graph.problems],
         "endangered": analysis.endangered(registry, standing),
-        "implementation": coverage.implementation(rows),
+        "implementation": coverage.bound_functions(rows, bindings) + coverage.implementation(rows),
+        "bindings": analysis.binding_summary(bindings, bound, list(rows.values())),
         "plots": (plots or {}).get("", {}),
         "claims": list(rows.values()),
     }

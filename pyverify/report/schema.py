@@ -51,7 +51,17 @@ IMPLEMENTATION = _object({
     "guarantees": {"type": "array", "items": GUARANTEE},
     "plugin": _STR,  # a function a plugin registered: the plugin's name and the check language's name for it
     "vocabulary": _STR,
+    "bound_as": _STR,  # a function of the user's bound to this role (report --bind)
 }, required=["name", "module", "kind", "status", "claims"], extra=False)
+
+# per function of the user's bound to a role: which claims its code satisfies and which it violates
+BINDING = _object({
+    "role": _STR, "function": _STR, "target": _STR,
+    "conventions": {"type": "object", "additionalProperties": _STR},
+    "layout": _NSTR, "precision": {"enum": ["float64", "float32", "bfloat16", "float16"]}, "declared_in": _STR,
+    "satisfied": _IDS, "violated": _IDS, "refuted_as_expected": _IDS,
+    "undecided": {"type": "array", "items": _object({"id": _STR, "verdict": _STR}, extra=False)},
+}, extra=False)
 
 PLOTS = {"type": "object", "additionalProperties": {"type": "string", "pattern": r"^plots/[^/]+\.svg$"}}
 
@@ -95,6 +105,7 @@ CLAIM = _object({
     "evidence": {"type": "array", "items": _STR},
     "reproduce": {"type": "string", "pattern": "^pyverify check "},
     "exercises": _IDS,
+    "bound": _IDS,  # the roles bound to the user's code this claim's check exercised
     "plots": PLOTS,
 }, required=["id", "verdict", "expect", "message", "title", "document", "kind", "locator", "statement",
              "reading", "deps", "restates", "corrects", "corrected_by", "rests_on_refuted", "dependents",
@@ -139,6 +150,7 @@ def report_schema() -> dict[str, Any]:
         "graph_problems": {"type": "array", "items": {"type": "object"}},
         "endangered": {"type": "object", "additionalProperties": _IDS},
         "implementation": {"type": "array", "items": IMPLEMENTATION},
+        "bindings": {"type": "array", "items": BINDING},
         "plots": PLOTS,
         "changes": CHANGES,
         "claims": {"type": "array", "items": CLAIM},

@@ -1,0 +1,208 @@
+"""Roles and bindings: the shipped claims checked against the user's own code.
+
+A **role** is one mechanism the registry's checks exercise, at the granularity a user's code has it (a
+rotary embedding applied to a vector, the logits of a layer, a feature map): the name of the vocabulary
+function that is its reference, the calling convention the user's callable must follow, and — for each
+registry convention the mechanism has (and for its layouts) — how to turn a callable written under one
+value into one computing under another. Roles are declared by a content package (or a user's plugin)
+through ``pyverify.plugin.role``; this module names none.
+
+A **binding** puts the user's callable in the role's place: with its declared conventions, layout and
+precision. While it is active, every check that calls the role's function resolves it
+(``vocabulary.resolve``) to the user's callable, adapted to the conventions in force for that claim:
+no check is copied, and a convention declared wrongly is mapped wrongly, so it is refuted like a bug.
+The user's arithmetic precision is recorded and scales the default tolerance (``Function.rounding``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import torch
+
+from ..registry import CONVENTIONS
+from . import vocabulary
+from .failures import guarded
+
+Converter = Callable[[Callable, str, str], Callable]  # (fn computing under `have`, have, want) -> fn under `want`
+LAYOUT = "layout"  # the pseudo-convention of a role's layouts (the order of its inputs' / output's axes)
+PRECISIONS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+class BindingError(ValueError):
+    """A binding that cannot be made: unknown role, bad target, convention or precision (bad input of the
+    person running pyverify; ``origin`` says where it was written)."""
+
+
+@dataclass(frozen=True)
+class Role:
+    name: str
+    function: str  # the vocabulary function it stands for (its reference implementation)
+    doc: str  # what the callable computes, with its calling convention
+    # registry convention key (or "layout") -> (the value the reference computes under when a claim leaves
+    # the key unset, converter)
+    conventions: Mapping[str, tuple[str, Converter]] = field(default_factory=dict)
+    layouts: tuple[str, ...] = ()  # accepted layout names, the first the reference's own
+    owner: str = ""
+
+    def values(self, key: str) -> tuple[str, ...]:
+        return self.layouts if key == LAYOUT else CONVENTIONS[key]
+
+
+ROLES: dict[str, Role] = {}
+
+
+def register_role(name: str, function: str, doc: str, conventions: Mapping[str, tuple[str, Converter]] | None = None,
+                  layouts: tuple[str, ...] = (), owner: str = "") -> Role:
+    if not isinstance(name, str) or not name.replace("_", "").isalnum():
+        raise BindingError(f"role {name!r}: a name of letters, digits and underscores")
+    if function not in vocabulary.VOCABULARY:
+        raise BindingError(f"role {name}: {function!r} is not a function of the check language")
+    if not isinstance(doc, str) or not doc.strip():
+        raise BindingError(f"role {name}: `doc` must say what the bound callable computes and how it is called")
+    table = dict(conventions or {})
+    if layouts and LAYOUT not in table:
+        raise BindingError(f"role {name}: layouts {layouts} need a converter under the key {LAYOUT!r}")
+    for key, spec in table.items():
+        if key != LAYOUT and key not in CONVENTIONS:
+            raise BindingError(f"role {name}: unknown registry convention {key!r}; known: {', '.join(CONVENTIONS)}")
+        if not (isinstance(spec, tuple) and len(spec) == 2 and callable(spec[1])):
+            raise BindingError(f"role {name}: convention {key!r} needs (reference value, converter)")
+        values = layouts if key == LAYOUT else CONVENTIONS[key]
+        if spec[0] not in values:
+            raise BindingError(f"role {name}: {key} value {spec[0]!r} is not one of {', '.join(values)}")
+    taken = next((r.name for r in ROLES.values() if r.function == function and r.name != name), None)
+    if taken:
+        raise BindingError(f"role {name}: function {function} already has the role {taken}")
+    role = Role(name, function, doc.strip(), table, tuple(layouts), owner)
+    ROLES[name] = role
+    return role
+
+
+@dataclass(frozen=True)
+class Binding:
+    role: Role
+    target: Callable
+    spec: str  # module:attr as written
+    conventions: Mapping[str, str]  # what the user's code computes under (layout included)
+    precision: str = "float64"
+    origin: str = "--bind"  # where it was declared (file:line, pyproject.toml, --bind)
+
+    @property
+    def rounding(self) -> float:
+        return torch.finfo(PRECISIONS[self.precision]).eps / torch.finfo(torch.float64).eps
+
+    @property
+    def layout(self) -> str | None:
+        return self.conventions.get(LAYOUT)
+
+    def describe(self) -> dict[str, Any]:
+        return {"role": self.role.name, "function": self.role.function, "target": self.spec,
+                "conventions": {k: v for k, v in self.conventions.items() if k != LAYOUT},
+                "layout": self.layout or (self.role.layouts[0] if self.role.layouts else None),
+                "precision": self.precision, "declared_in": self.origin}
+
+    def adapted(self, wanted: Mapping[str, str]) -> Callable:
+        """The user's callable computing under the claim's conventions ``wanted`` (unset keys: the reference's)."""
+        fn = _in_precision(self.target, PRECISIONS[self.precision]) if self.precision != "float64" else self.target
+        for key, (reference, convert) in self.role.conventions.items():
+            have = self.conventions.get(key, reference)
+            want = reference if key == LAYOUT else wanted.get(key, reference)
+            if have != want:
+                fn = convert(fn, have, want)
+        return fn
+
+    def substitute(self, record: vocabulary.Function, wanted: Mapping[str, str]) -> vocabulary.Function:
+        impl = guarded(f"{record.name} (bound to {self.spec})", self.origin, self.adapted(wanted))
+        return BoundFunction(impl, f"{self.spec}, bound as {self.role.name} [{self.origin}]", name=record.name,
+                             binding=self, rounding=self.rounding, wanted=tuple(sorted(wanted.items())))
+
+
+@dataclass
+class BoundFunction(vocabulary.Function):
+    """A vocabulary record standing for the user's code: no exact meanings (those are the reference's),
+    no convention keywords (the binding maps conventions itself)."""
+
+    wanted: tuple = ()
+
+    def __reduce__(self) -> tuple:
+        return (_rebound, (self.name, self.wanted))
+
+
+def _rebound(name: str, wanted: tuple) -> vocabulary.Function:
+    """A bound record arriving in a worker process, which activated the same bindings."""
+    return vocabulary.resolve([name], dict(wanted))[name]
+
+
+def _in_precision(fn: Callable, dtype: torch.dtype) -> Callable:
+    """``fn`` run in ``dtype``: floating tensor arguments cast to it, floating results cast back."""
+
+    def cast(x: Any, to: torch.dtype) -> Any:
+        if isinstance(x, torch.Tensor) and x.is_floating_point():
+            return x.to(to)
+        if isinstance(x, dict):
+            return {k: cast(v, to) for k, v in x.items()}
+        if isinstance(x, (tuple, list)):
+            return type(x)(cast(v, to) for v in x)
+        return x
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        back = next((a.dtype for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor) and a.is_floating_point()),
+                    torch.float64)
+        return cast(fn(*cast(args, dtype), **cast(kwargs, dtype)), back)
+
+    return call
+
+
+ACTIVE: dict[str, Binding] = {}  # function name -> its binding
+
+
+def bind(role_name: str, target: Callable, spec: str, conventions: Mapping[str, str] | None = None,
+         precision: str = "float64", origin: str = "--bind") -> Binding:
+    """Activate one binding (checked before anything runs)."""
+    role = ROLES.get(role_name)
+    if role is None:
+        raise BindingError(f"{origin}: unknown role {role_name!r}; the roles are: {', '.join(sorted(ROLES)) or 'none'}")
+    if not callable(target):
+        raise BindingError(f"{origin}: {spec} is a {type(target).__name__}, not a callable")
+    conventions = dict(conventions or {})
+    for key, value in conventions.items():
+        if key not in role.conventions:
+            have = ", ".join(k for k in role.conventions) or "none"
+            raise BindingError(f"{origin}: role {role.name} has no convention {key!r} (its conventions: {have})")
+        if value not in role.values(key):
+            raise BindingError(f"{origin}: {key} {value!r} is not one of {', '.join(role.values(key))}")
+    if precision not in PRECISIONS:
+        raise BindingError(f"{origin}: precision {precision!r} is not one of {', '.join(PRECISIONS)}")
+    if role.function in ACTIVE and ACTIVE[role.function].spec != spec:
+        raise BindingError(f"{origin}: role {role.name} is already bound to {ACTIVE[role.function].spec} "
+                           f"({ACTIVE[role.function].origin})")
+    binding = Binding(role, target, spec, conventions, precision, origin)
+    ACTIVE[role.function] = binding
+    vocabulary.SUBSTITUTES[role.function] = binding.substitute
+    return binding
+
+
+def unbind_all() -> None:
+    for name in ACTIVE:
+        vocabulary.SUBSTITUTES.pop(name, None)
+    ACTIVE.clear()
+
+
+def bindings_of(functions: Mapping[str, vocabulary.Function]) -> list[Binding]:
+    """The bindings a compiled claim's functions exercise."""
+    return [fn.binding for fn in functions.values() if fn.binding is not None]
+
+
+def exercised(compiled: Mapping[str, Any]) -> dict[str, list[str]]:
+    """claim id -> the roles of the active bindings its compiled check calls (claims calling none omitted)."""
+    out = {}
+    for cid, comp in compiled.items():
+        roles = sorted({b.role.name for b in bindings_of(comp.functions)})
+        if roles:
+            out[cid] = roles
+    return out

@@ -1,0 +1,283 @@
+"""Roles and bindings: the shipped claims re-run against a user's own functions, conventions mapped.
+
+The user's code (tests/bound_user_code.py) is written in third-party style: half-split rotary pairing,
+the opposite rotation sense, key-major scores, a 1/sqrt(d) logit scale, float32 arithmetic. Each correct
+function, with its conventions declared, gets no refutation on the claims its role is exercised by; each
+planted defect is refuted; a convention declared wrongly is refuted (the mapping is real).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pyverify.checks import plugins, roles, vocabulary
+from pyverify.checks.binding_sources import load_bindings
+from pyverify.checks.roles import BindingError
+from pyverify.checks.validate import compile_checked
+from pyverify.engine import run_claim
+from pyverify.registry import Verdict, load_registry
+
+from conftest import REPO
+
+import bound_user_code as user
+
+USER = "tests/bound_user_code.py"
+ROTARY = {"pairing": "half", "displacement": "ri-rj"}
+LOGITS = {"displacement": "ri-rj", "logit_scale": "1/sqrt(d)", "layout": "key-major"}
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_registry(None)
+
+
+@pytest.fixture(autouse=True)
+def _unbind():
+    yield
+    roles.unbind_all()
+
+
+def _verdicts(reg, ids, budget="quick"):
+    """The claims compiled now (under the active bindings) and checked."""
+    out = {}
+    for cid in ids:
+        compiled = compile_checked(reg, reg.claims[cid])
+        out[cid] = run_claim(compiled, budget=budget, seed=0).verdict
+    return out
+
+
+def _bind(role, fn, conventions, precision="float64"):
+    roles.bind(role, fn, f"{USER}:{fn.__name__}", conventions, precision, "test")
+
+
+def test_nothing_bound_resolves_every_function_to_its_reference(shipped):
+    compiled = compile_checked(shipped, shipped.claims["ESPR.Def-logit"])
+    assert all(compiled.functions[n] is vocabulary.VOCABULARY[n] for n in compiled.functions)
+    assert all(fn.binding is None and fn.rounding == 1.0 for fn in compiled.functions.values())
+
+
+def test_every_mechanism_of_the_papers_has_a_role():
+    plugins.ensure_content()
+    assert {"rotation", "rotary", "relative_logits", "scores", "random_features", "gsm_logits", "rotor",
+            "sinusoidal_encoding", "mds_encoding"} <= set(roles.ROLES)
+    for role in roles.ROLES.values():
+        assert role.function in vocabulary.VOCABULARY and role.doc
+
+
+def test_a_third_party_style_implementation_with_its_conventions_declared_is_not_refuted(shipped):
+    _bind("rotary", user.apply_rotary, ROTARY)
+    _bind("relative_logits", user.scores, LOGITS)
+    _bind("rotation", user.rotation, {"displacement": "ri-rj"}, precision="float32")
+    ids = ["ESPR.Def-R2-J", "ESPR.Def-logit", "ESPR.Thm1", "T4.4", "T2.9", "T3.6"]
+    verdicts = _verdicts(shipped, ids)
+    # a proof is of the reference's formula: on the user's code a proved claim can only hold
+    proofs = (Verdict.symbolic, Verdict.proved)
+    assert verdicts == {cid: Verdict.holds if shipped.claims[cid].expect in proofs else shipped.claims[cid].expect
+                        for cid in ids}, verdicts
+    bound = compile_checked(shipped, shipped.claims["T2.9"])
+    assert bound.functions["R_str"].binding.target is user.rotation  # the user's code ran, not the reference
+    assert bound.functions["R_str"].rounding > 1e8  # float32: the tolerance is that of float32 arithmetic
+
+
+@pytest.mark.parametrize("role, fn, conventions, cid", [
+    ("rotary", user.apply_rotary_wrong_frequency, ROTARY, "ESPR.Def-R2-J"),
+    ("relative_logits", user.scores_key_sign_flipped, LOGITS, "ESPR.Thm1"),
+    ("relative_logits", user.scores_transposed, LOGITS, "ESPR.Def-logit"),
+    ("rotation", user.rotation_scaled, {"displacement": "ri-rj"}, "T2.9"),
+])
+def test_a_planted_defect_is_refuted(shipped, role, fn, conventions, cid):
+    _bind(role, fn, conventions)
+    assert _verdicts(shipped, [cid])[cid] is Verdict.refuted
+
+
+@pytest.mark.parametrize("role, fn, conventions, cid", [
+    ("rotary", user.apply_rotary, {"pairing": "half"}, "ESPR.Def-R2-J"),  # the sign left undeclared
+    ("relative_logits", user.scores, {**LOGITS, "displacement": "rj-ri"}, "ESPR.Thm1"),
+    ("relative_logits", user.scores, {**LOGITS, "layout": "query-major"}, "ESPR.Def-logit"),
+    ("relative_logits", user.scores, {**LOGITS, "logit_scale": "1/sqrt(2m)"}, "ESPR.Def-logit"),
+    ("rotation", user.rotation, {}, "T2.7"),  # T2.9, the relative law, holds for either sense
+])
+def test_a_convention_declared_wrongly_is_refuted(shipped, role, fn, conventions, cid):
+    _bind(role, fn, conventions)
+    assert _verdicts(shipped, [cid])[cid] is Verdict.refuted
+
+
+def test_precision_is_recorded_and_a_float32_rotation_is_not_refuted_for_its_rounding(shipped):
+    def rotation32(L, r):
+        assert L.dtype == r.dtype == __import__("torch").float32  # the binding runs the code in its precision
+        return user.rotation(L, r)
+
+    _bind("rotation", rotation32, {"displacement": "ri-rj"}, precision="float32")
+    assert _verdicts(shipped, ["T2.7"])["T2.7"] in (Verdict.holds, Verdict.consistent)
+
+
+def test_bad_bindings_are_clear_errors(tmp_path):
+    plugins.ensure_content()
+    with pytest.raises(BindingError, match="unknown role 'rotery'.*rotary"):
+        load_bindings([f"rotery={USER}:apply_rotary"], directory=REPO)
+    with pytest.raises(BindingError, match="has no attribute 'nothing'"):
+        load_bindings([f"rotary={USER}:nothing"], directory=REPO)
+    with pytest.raises(BindingError, match="cannot import"):
+        load_bindings(["rotary=no_such_module_here:f"], directory=REPO)
+    with pytest.raises(BindingError, match="has no convention 'logit_scale'"):
+        load_bindings([f"rotary={USER}:apply_rotary,logit_scale=1/sqrt(d)"], directory=REPO)
+    with pytest.raises(BindingError, match="'diagonal' is not one of adjacent, half"):
+        load_bindings([f"rotary={USER}:apply_rotary,pairing=diagonal"], directory=REPO)
+    with pytest.raises(BindingError, match="precision 'float8'"):
+        load_bindings([f"rotary={USER}:apply_rotary,precision=float8"], directory=REPO)
+    with pytest.raises(BindingError, match="not a callable"):
+        load_bindings([f"rotary={USER}:ROTARY_CONSTANT"], directory=REPO)
+
+
+def test_a_bindings_file_is_validated_with_its_line(tmp_path):
+    plugins.ensure_content()
+    good = tmp_path / "bindings.yaml"
+    good.write_text(f"bindings:\n  rotary:\n    target: {REPO / USER}:apply_rotary\n"
+                    "    conventions: {pairing: half, displacement: ri-rj}\n")
+    (binding,) = load_bindings(files=[good], directory=tmp_path)
+    assert binding.target is not None and binding.conventions == ROTARY and binding.origin == f"{good}:2"
+    roles.unbind_all()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"bindings:\n  rotary:\n    target: {REPO / USER}:apply_rotary\n  relative_logits:\n"
+                   f"    target: {REPO / USER}:scores\n    convention: {{displacement: ri-rj}}\n")
+    with pytest.raises(BindingError, match=rf"{bad}:4: binding of 'relative_logits': unknown key\(s\) convention"):
+        load_bindings(files=[bad], directory=tmp_path)
+    toml = tmp_path / "bindings.toml"
+    toml.write_text(f'[bindings.rotary]\ntarget = "{REPO / USER}:apply_rotary"\n\n[bindings.rotor]\n'
+                    f'target = "{REPO / USER}:apply_rotary"\nprecision = "half"\n')
+    with pytest.raises(BindingError, match=rf"{toml}:4: precision 'half'"):
+        load_bindings(files=[toml], directory=tmp_path)
+
+
+def test_pyproject_bindings_are_read_and_the_command_line_overrides_them(tmp_path):
+    plugins.ensure_content()
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.pyverify.bindings.rotary]\ntarget = "{REPO / USER}:apply_rotary_wrong_frequency"\n'
+        'conventions = {pairing = "half", displacement = "ri-rj"}\n')
+    (from_project,) = load_bindings(directory=tmp_path)
+    assert from_project.target is user.apply_rotary_wrong_frequency or from_project.target.__name__ == \
+        "apply_rotary_wrong_frequency"
+    assert from_project.origin.endswith("pyproject.toml:1")
+    roles.unbind_all()
+    (from_cli,) = load_bindings([f"rotary={REPO / USER}:apply_rotary"], directory=tmp_path)
+    assert from_cli.target.__name__ == "apply_rotary" and from_cli.conventions == {}
+
+
+def _cli(*argv: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "pyverify", *argv], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_check_bind_runs_only_the_affected_claims_and_says_what_each_function_satisfies():
+    bind = f"relative_logits={USER}:scores_key_sign_flipped,displacement=ri-rj,logit_scale=1/sqrt(d),layout=key-major"
+    out = _cli("check", "ESPR.Thm1", "ESPR.Def-logit", "T2.9", "--budget", "quick", "--jobs", "1", "--format",
+               "json", "--bind", bind)
+    assert out.returncode == 1, out.stderr  # a refutation the registry does not expect
+    payload = json.loads(out.stdout)
+    assert {c["id"] for c in payload["claims"]} == {"ESPR.Def-logit", "ESPR.Thm1"}
+    assert payload["not_affected"] == ["T2.9"]
+    (summary,) = payload["bindings"]
+    assert summary["role"] == "relative_logits" and summary["function"] == "espr_logits"
+    assert summary["target"].endswith(":scores_key_sign_flipped") and summary["layout"] == "key-major"
+    assert set(summary["violated"]) == {"ESPR.Thm1", "ESPR.Def-logit"} and summary["satisfied"] == []
+    assert all(c["bound"] == ["relative_logits"] for c in payload["claims"])
+    text = _cli("check", "ESPR.Thm1", "T2.9", "--budget", "quick", "--jobs", "1", "--bind", bind, "--no-progress")
+    assert "VIOLATES 1 claim(s): ESPR.Thm1" in text.stdout and "not affected, not run" in text.stdout
+
+
+def test_check_bind_refuses_an_unknown_role_before_running():
+    out = _cli("check", "--bind", f"rotery={USER}:apply_rotary")
+    assert out.returncode == 2 and "unknown role 'rotery'" in out.stderr and "rotary" in out.stderr
+
+
+MY_REGISTRY = """\
+claims:
+  - id: MINE.relative
+    title: Rotary logits depend on the displacement only
+    document: doc
+    locator: notes
+    kind: theorem
+    statement: 'rope(q, i)^T rope(k, j) depends on j - i only'
+    restates: [ESPR.Def-R2-J]
+    check:
+      given: {q: 'vec(6)', k: 'vec(6)', i: 'vec(1, hi=50)', j: 'vec(1, hi=50)', t: 'vec(1, hi=50)'}
+      where: {Q: 'outer(ones(1), q)', K: 'outer(ones(1), k)'}
+      assert: 'rope(Q, i)[0] @ rope(K, j)[0] == rope(Q, i + t)[0] @ rope(K, j + t)[0]'
+    expect: holds
+  - id: MINE.other
+    title: Nothing of the rotary
+    document: doc
+    locator: notes
+    kind: theorem
+    statement: 'x + x = 2x'
+    check:
+      given: {x: 'vec(2)'}
+      assert: 'x + x == 2 * x'
+    expect: holds
+"""
+
+
+@pytest.mark.parametrize("fn, violated", [(user.apply_rotary, []), (user.apply_rotary_position_scaled, ["MINE.relative"])])
+def test_the_report_lists_the_bound_function_and_what_it_satisfies(make_registry, tmp_path, fn, violated):
+    """A user's registry exercising the rotary role at d = 6 (all three planes, real positions), restating a
+    shipped claim: the report's implementation view lists the user's function, its bindings table what it
+    satisfies and violates (a scale by absolute position breaks the relative law; a wrong frequency would not:
+    every frequency gives a relative law, only a claim against the reference formula sees it)."""
+    import time
+
+    from pyverify.checks.validate import load_valid_registry
+    from pyverify.engine import check_claims
+    from pyverify.registry.graph import check_graph
+    from pyverify.report import build, collect_meta
+    from pyverify.report.markdown import render
+
+    _bind("rotary", fn, ROTARY)
+    reg = load_valid_registry(make_registry({"mine.yaml": MY_REGISTRY}))
+    results = check_claims(reg, (), "quick", 0, "cpu", 1)
+    meta = collect_meta(seed=0, budget="quick", device="cpu", started=time.time(), lean_built=False, toolchain=None)
+    report = build(reg, results, check_graph(reg), {}, meta)
+    first = report["implementation"][0]
+    assert first["name"] == f"{USER}:{fn.__name__}" and first["bound_as"] == "rotary"
+    assert [c["id"] for c in first["claims"]] == ["MINE.relative"]
+    (summary,) = report["bindings"]
+    assert summary["violated"] == violated and summary["satisfied"] == ([] if violated else ["MINE.relative"])
+    rows = {c["id"]: c for c in report["claims"]}
+    assert rows["MINE.relative"]["bound"] == ["rotary"] and rows["MINE.other"]["bound"] == []
+    assert not any("rope" in name for name in rows["MINE.relative"]["exercises"])  # the reference did not run
+    assert f"| {USER}:{fn.__name__} | rotary |" in render(report)
+
+
+def test_the_declared_precision_drives_the_tolerance_even_where_a_check_writes_its_own():
+    """Code computing in float32: declared so, it holds under an explicit float64-sized tolerance (the
+    tolerance is never tighter than float32 rounding); declared float64, the same rounding is refuted —
+    the precision key drives the judgement, it is not only recorded."""
+    from conftest import compiled_claim
+
+    def rotary_in_float32(x, pos):
+        return user.apply_rotary(x.float(), pos.float()).double()
+
+    check = {"given": {"x": "vec(6)", "p": "vec(1, hi=50)"}, "tol": 1e-12,
+             "assert": "vnorm(rope(outer(ones(1), x), p)[0]) == vnorm(x)"}  # a rotation keeps the length
+    _bind("rotary", rotary_in_float32, ROTARY, precision="float32")
+    assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.holds
+    roles.unbind_all()
+    _bind("rotary", rotary_in_float32, ROTARY)
+    assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.refuted
+
+
+def test_a_float32_binding_does_not_widen_the_hypotheses():
+    """The tolerance of the code's arithmetic is for its results; the hypotheses stay at float64's. Here
+    q = 1 + 1e-6 never meets `q < 1` (the check is vacuous); judged at float32's tolerance it would, and
+    1 / (1 - q) < 0 would 'refute' a correct rotary."""
+    from conftest import compiled_claim
+
+    check = {"given": {"x": "vec(2)", "p": "vec(1)"}, "where": {"q": "p[0] * 0 + 1 + 1e-6"}, "assume": "q < 1",
+             "assert": "vnorm(rope(outer(ones(1), x), p)[0]) / (1 - q) >= 0"}
+    _bind("rotary", user.apply_rotary, ROTARY, precision="float32")
+    assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.vacuous
