@@ -236,6 +236,13 @@ class LeanConstant(_Strict):
     depends_on: list[str] = Field(default_factory=list)
 
 
+class MutationNote(_Strict):
+    """Why a holding claim's check is insensitive to the errors the mutation pass plants in it
+    (``pyverify mutate``): shown with the claim wherever the pass flags it."""
+
+    survives: str = Field(min_length=1)
+
+
 class LeanLink(_Strict):
     """A claim's link to its Lean statement (a ``Prop``, or for a definition claim the Lean ``def`` that
     defines it), or ``skipped`` with the reason why the claim has no Lean counterpart."""
@@ -284,6 +291,7 @@ class Claim(_Strict):
     # the Lean theorem's name, or the full link (statement, theorem, hypotheses, constants, reading)
     lean: str | LeanLink | None = None
     notes: str | None = None
+    mutation: MutationNote | None = None  # why the mutation pass's planted errors do not change its verdict
     # plugins this claim's check needs; a registry names them, only the person running pyverify loads them
     requires_plugins: list[str] = Field(default_factory=list)
 
