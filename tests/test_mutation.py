@@ -74,6 +74,13 @@ def test_a_constant_check_gets_no_multiplicative_mutants():
     assert "constant" not in found and "bound" not in found
 
 
+def test_a_side_zero_as_written_is_not_scaled():
+    """``X == 0.5 * 0`` is the same identity: no bound mutant for a zero side."""
+    for rhs in ("0", "zeros(2, 2)", "0 * A"):
+        found = _changes({"given": {"A": "mat(2, 2)"}, "assert": f"A - A == {rhs}"}, kind="identity")
+        assert "bound" not in found and found["term"], rhs
+
+
 def test_the_cap_takes_every_kind_of_error_in_turn():
     check = {"given": {"x": "scalar(0, 1)", "y": "scalar(0, 1)"}, "assume": "y <= x",
              "assert": "x**2 - y + 1 - 2 * x <= 3 * x + 4 * y"}
@@ -144,10 +151,20 @@ def test_a_check_built_to_pass_is_flagged(planted):
     assert "exponent untested" in stack.flags and stack.unexplained
     blind = mutate_claim(planted, "N.1", QUICK, cap=20)
     assert [m.operator for m in blind.mutants if m.outcome == "killed"] == ["relation"]
-    assert blind.flags == ["content untested"]
+    assert blind.flags == ["content untested", "hypotheses unused"]
     assert any(m.operator == "hypothesis" and m.outcome == "survived" for m in blind.mutants)
     zero = mutate_claim(planted, "Z.1", QUICK, cap=20)
-    assert zero.count("killed") == 0 and zero.count("survived") >= 5 and zero.flags == ["cannot fail"]
+    assert zero.count("killed") == 0 and zero.count("survived") >= 5 and zero.flags == ["cannot fail", "hypotheses unused"]
+
+
+def test_a_mutant_past_its_time_is_undecided(planted, monkeypatch):
+    from pyverify.mutation import run
+
+    monkeypatch.setattr(run, "MUTANT_SLOWDOWN", 0)
+    monkeypatch.setattr(run, "MUTANT_SECONDS_MIN", 1e-4)
+    res = mutate_claim(planted, "S.1", QUICK, cap=3)
+    assert res.verdict.value == "holds" and res.count("undecided") == 3 and not res.flags
+    assert all("ran past" in m.message for m in res.mutants)
 
 
 def test_a_recorded_reason_explains_a_flag(make_registry):

@@ -9,7 +9,8 @@ a document makes, and which a check that tests the statement must notice:
 * ``constant``: a numeric constant halved (``C`` -> ``C/2``; integer arguments of calls, indices and
   ranges are sizes, not constants of the statement, and are left alone);
 * ``bound``: one side of a relation scaled (``lhs <= rhs`` -> ``lhs <= rhs / 2``, ``lhs >= rhs`` ->
-  ``lhs >= 2 rhs``, ``lhs == rhs`` -> ``lhs == rhs / 2``): the bound tightened, the identity broken;
+  ``lhs >= 2 rhs``, ``lhs == rhs`` -> ``lhs == rhs / 2``): the bound tightened, the identity broken
+  (not for a side that is zero as written, which scaling leaves equal);
 * ``term``: one operand of a sum or difference dropped;
 * ``sign``: ``a - b`` -> ``a + b``, ``a + b`` -> ``a - b``, ``-x`` -> ``x``;
 * ``relation``: a comparison flipped (``<=`` -> ``>=``, ``<`` -> ``>``, ``!=`` -> ``==``);
@@ -189,6 +190,15 @@ def _tree_changes(tree: ast.expr, kind: RelationKind) -> Iterator[tuple[str, str
 
 # ---------------------------------------------------------------- the mutants of a claim
 
+def _zero(node: ast.expr) -> bool:
+    """A side that is zero as written (``0``, ``zeros(...)``, ``0 * x``): scaling it changes nothing."""
+    if _number(node) == 0:
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zeros":
+        return True
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (_zero(node.left) or _zero(node.right))
+
+
 def _rebuilt(compiled: CompiledClaim, ex: Expressions, check=None) -> CompiledClaim:
     """The compiled claim with the expressions ``ex`` in every assignment (and ``check`` when given)."""
     def at(comp):
@@ -207,7 +217,7 @@ def _relation_mutants(compiled: CompiledClaim) -> Iterator[Mutant]:
     ex = compiled.expressions
     for i, rel in enumerate(ex.relations):
         was = _shown(rel.op, rel.lhs, rel.rhs)
-        if compiled.kind is not RelationKind.constant:
+        if compiled.kind is not RelationKind.constant and not _zero(rel.rhs):
             factor = 2 if rel.op in (">=", ">") else 0.5
             scaled = ast.BinOp(_const(factor), ast.Mult(), copy.deepcopy(rel.rhs))
             new = _relation(rel, rhs=ast.fix_missing_locations(scaled))

@@ -13,7 +13,9 @@ A claim is flagged when
   signs and hypotheses) survived, and only a flipped relation or a scaled side was noticed: the judge can
   reject, but nothing the statement says in its expressions matters to the verdict;
 * ``exponent untested``: every decided mutant of its exponents (or of an order check's claimed order)
-  survived: the check never varies what the order is claimed in (``eps`` held fixed).
+  survived: the check never varies what the order is claimed in (``eps`` held fixed);
+* ``hypotheses unused``: every ``assume`` the pass dropped left the verdict as it was: the samplers only
+  draw instances that meet it (it never binds), or the claim holds without it.
 
 A flagged claim passes when the registry records why its check is insensitive
 (``mutation: {survives: ...}``); the reason is shown with it.
@@ -25,6 +27,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .. import limits
 from ..checks.validate import CheckedRegistry
 from ..engine.claim import run_claim
 from ..engine.profiles import Profile, profile
@@ -37,6 +40,15 @@ SURVIVED = frozenset({Verdict.holds, Verdict.consistent, Verdict.symbolic, Verdi
 MUTATED = SURVIVED  # only a claim whose check lets it hold is mutated
 RELATION_LEVEL = frozenset({"relation", "bound"})  # they change the assertion's comparison, not its content
 DEFAULT_CAP = 10
+# a mutant may run this many times as long as the claim as written, and at least MUTANT_SECONDS_MIN: a
+# planted error that sends the search into its slowest path (a Monte-Carlo test that never settles, an
+# ascent that never converges) ends as an undecided mutant, not as the pass's whole budget
+MUTANT_SLOWDOWN = 10
+MUTANT_SECONDS_MIN = 20.0
+
+
+class MutantOverBudget(Exception):
+    """A mutant ran past its share of time (an ``undecided`` mutant; the pass goes on)."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +102,14 @@ class ClaimMutation:
         return self._all_survive({"exponent"})
 
     @property
+    def hypotheses_unused(self) -> bool:
+        return self._all_survive({"hypothesis"})
+
+    @property
     def flags(self) -> list[str]:
         return [name for name, on in (("cannot fail", self.cannot_fail), ("content untested", self.content_untested),
-                                      ("exponent untested", self.exponent_untested)) if on]
+                                      ("exponent untested", self.exponent_untested),
+                                      ("hypotheses unused", self.hypotheses_unused)) if on]
 
     @property
     def unexplained(self) -> bool:
@@ -105,15 +122,23 @@ class ClaimMutation:
                 "elapsed_s": round(self.elapsed_s, 3), "mutants": [m.as_dict() for m in self.mutants]}
 
 
-def _run_mutant(m: Mutant, chosen: Profile, seed: int, device: str) -> MutantResult:
-    res = run_claim(m.compiled, budget=chosen, seed=seed, device=device)
+def _run_mutant(m: Mutant, chosen: Profile, seed: int, device: str, seconds: float) -> MutantResult:
+    def over() -> MutantOverBudget:
+        return MutantOverBudget(f"the mutant ran past {seconds:.3g} s ({MUTANT_SLOWDOWN}x the claim as written)")
+
+    try:
+        with limits.time_limit(seconds, over):
+            res = run_claim(m.compiled, budget=chosen, seed=seed, device=device)
+    except MutantOverBudget as exc:  # the alarm came between run_claim's own handlers
+        return MutantResult(m.operator, m.site, m.change, Verdict.error, str(exc))
     return MutantResult(m.operator, m.site, m.change, res.verdict, res.message)
 
 
 def mutate_claim(registry: CheckedRegistry, claim_id: str, budget: str | Profile = "quick", seed: int = 0,
                  cap: int = DEFAULT_CAP, device: str = "cpu") -> ClaimMutation:
     """The claim checked as written, then (when it holds) each of at most ``cap`` mutants of its check,
-    every run inside the engine's sandbox and time limits."""
+    every run inside the engine's sandbox and time limits, each mutant also within ``MUTANT_SLOWDOWN``
+    times the claim's own time."""
     start = time.perf_counter()
     claim = registry.claims[claim_id]
     reason = claim.mutation.survives if claim.mutation is not None else None
@@ -124,11 +149,12 @@ def mutate_claim(registry: CheckedRegistry, claim_id: str, budget: str | Profile
             return ClaimMutation(claim_id, run_claim(claim, registry.conventions[claim_id], chosen, seed, device).verdict,
                                  reason=reason, skipped="no executable check", elapsed_s=time.perf_counter() - start)
         original = run_claim(compiled, budget=chosen, seed=seed, device=device)
+        seconds = max(MUTANT_SECONDS_MIN, MUTANT_SLOWDOWN * original.elapsed_s)
         if original.verdict not in MUTATED:
             return ClaimMutation(claim_id, original.verdict, reason=reason, elapsed_s=time.perf_counter() - start,
                                  skipped=f"its verdict is {original.verdict}: only a holding check is mutated")
         found = mutants(compiled)
-        results = tuple(_run_mutant(m, chosen, seed, device) for m in select(found, cap))
+        results = tuple(_run_mutant(m, chosen, seed, device, seconds) for m in select(found, cap))
     return ClaimMutation(claim_id, original.verdict, len(found), results, reason, time.perf_counter() - start)
 
 
@@ -166,6 +192,7 @@ class MutationReport:
                 "cannot_fail": [c.id for c in mutated if c.cannot_fail],
                 "content_untested": [c.id for c in mutated if c.content_untested],
                 "exponent_untested": [c.id for c in mutated if c.exponent_untested],
+                "hypotheses_unused": [c.id for c in mutated if c.hypotheses_unused],
                 "unexplained": [c.id for c in mutated if c.unexplained]}
 
     def as_dict(self) -> dict:

@@ -28,4 +28,5 @@ def print_report(report: MutationReport, out: TextIO) -> None:
     print(f"cannot fail: {len(s['cannot_fail'])} ({', '.join(s['cannot_fail']) or '-'})", file=out)
     print(f"content untested: {len(s['content_untested'])} ({', '.join(s['content_untested']) or '-'})", file=out)
     print(f"exponent untested: {len(s['exponent_untested'])} ({', '.join(s['exponent_untested']) or '-'})", file=out)
+    print(f"hypotheses unused: {len(s['hypotheses_unused'])} ({', '.join(s['hypotheses_unused']) or '-'})", file=out)
     print(f"flagged without a recorded reason: {len(s['unexplained'])}", file=out)
