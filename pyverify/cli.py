@@ -1,6 +1,7 @@
 """The ``pyverify`` command (contract: DESIGN.md, "Command line").
 
-Exit status: 0 success, 1 a check failed (graph faults, verdicts that differ from ``expect``),
+Exit status: 0 success, 1 a check failed (graph faults, verdicts that differ from ``expect``; for ``mutate``, a
+flagged check without a recorded ``mutation.survives`` reason),
 2 unusable input (a registry that does not load, bad arguments, an output path that cannot be used),
 3 a bug in pyverify (the traceback and how to report it), 130 interrupted.
 """
