@@ -7,7 +7,13 @@ import math
 
 from ...registry import Verdict
 from ..result import Result
-from .order import loglog_slope
+
+
+def loglog_slope(xs: list[float], ys: list[float]) -> float:
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
 
 
 def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: list[str], spec=None,
@@ -39,7 +45,7 @@ def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: l
             continue
         entry = {"relation": texts[j], "constant": max(r for _, r in finite),
                  "by_size": [{"dims": d, "ratio": r} for d, r in finite]}
-        failing = _growth_in_every_choice(finite, depends, chosen, entry)
+        failing = growth_in_every_choice(finite, depends, chosen, entry)
         if failing is not None:
             failures.append((j, *failing))
         elif "chosen" in entry:  # the constant the statement's existential choice needs
@@ -75,7 +81,7 @@ def _describe(depends: list[str], chosen: list[str]) -> str:
     return "; ".join(parts)
 
 
-def _growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str], chosen: list[str],
+def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str], chosen: list[str],
                             entry: dict) -> tuple[float, list] | None:
     """The growth that refutes the constant, or None. With ``chosen`` constants the claim survives if
     some value of them leaves every ``depends`` group bounded; the refuting growth reported is the
@@ -102,16 +108,25 @@ def _growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str]
 
 
 def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict) -> tuple[float, list] | None:
-    """Log-log growth of the smallest admissible constant along the first sweep variable not held fixed."""
-    if len(series) < 3:
-        return None
-    key = next((k for k in series[0][0] if k not in fixed), None)
-    if key is None:
-        return None
-    xs = [math.log(abs(float(d[key])) or 1e-300) for d, _ in series]
-    ys = [math.log(r) for _, r in series]
-    growth = loglog_slope(xs, ys)
-    entry.setdefault("growth_slope", growth)
-    if growth > 0.3 and series[-1][1] > 2 * series[0][1]:
-        return growth, series
+    """Log-log growth of the smallest admissible constant along any sweep variable not held fixed: along
+    each such variable, with the other free variables at one value at a time (a constant chosen before the
+    data may grow along none of them). The reported slope is that of the first free variable."""
+    free = [k for k in series[0][0] if k not in fixed]
+    for key in free:
+        others = [k for k in free if k != key]
+        lines: dict[tuple, list[tuple[dict, float]]] = {}
+        for d, r in series:
+            lines.setdefault(tuple(d.get(k) for k in others), []).append((d, r))
+        for line in lines.values():
+            if len({float(d[key]) for d, _ in line}) < 3:
+                continue
+            line = sorted(line, key=lambda dr: float(dr[0][key]))
+            xs = [math.log(abs(float(d[key])) or 1e-300) for d, _ in line]
+            ys = [math.log(r) for _, r in line]
+            growth = loglog_slope(xs, ys)
+            entry.setdefault("growth_slope", growth)
+            if growth > 0.3 and line[-1][1] > 2 * line[0][1]:
+                entry["growth_along"] = key
+                return growth, line
     return None
+
