@@ -53,6 +53,11 @@ def validate_registry(registry: Registry) -> list[Problem]:
         check = claim.check
         if check is None or check.not_checkable:
             continue
+        if check.entails:
+            problem = _entailment_problem(registry, cid, check)
+            if problem:
+                problems.append(problem)
+            continue
         stray = _stray_symbolic_dims(check)
         if stray:
             problems.append(Problem(registry.line_of(cid, f"check.symbolic.dims.{stray}"),
@@ -81,6 +86,25 @@ def validate_registry(registry: Registry) -> list[Problem]:
             if problem:
                 problems.append(problem)
     return problems
+
+
+def _entailment_problem(registry: Registry, cid: str, check: Check) -> Problem | None:
+    """A claim about other claims names existing ordinary claims, and nothing else in its check."""
+    where = registry.line_of(cid, "check.entails")
+    others = sorted(k.rstrip("_") for k in check.model_fields_set if k not in ("entails", "conventions"))
+    if others:
+        return Problem(where, f"entails: a claim about other claims is judged by their verdicts alone; remove "
+                              f"{', '.join(others)}", cid, "check")
+    for other in check.entails or []:
+        if other not in registry.claims:
+            return Problem(where, f"entails: unknown claim {other!r}", cid, "check")
+        if other == cid:
+            return Problem(where, "entails: a claim cannot entail itself", cid, "check")
+        target = registry.claims[other].check
+        if target is not None and target.entails:
+            return Problem(where, f"entails: {other!r} is itself a claim about other claims; name the claims it "
+                                  "entails instead", cid, "check")
+    return None
 
 
 def _example_problem(registry: Registry, cid: str, check: Check, relation: str) -> Problem | None:

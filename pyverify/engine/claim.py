@@ -136,6 +136,9 @@ def _run(claim: Claim, budget: Budget, seed: int, device: torch.device, res: Res
     if check.not_checkable:
         res.verdict, res.message = Verdict.not_checkable, check.not_checkable
         return
+    if check.entails:
+        raise CheckError("a claim about other claims (`entails`) is judged from their verdicts: check it with its "
+                         "registry (engine.check_claim / check_claims)")
     ctx = {"dtype": torch.float64, "device": device}
     kind = relation_kind(claim)
     if check.trivial is not None and kind != "exists":

@@ -8,6 +8,7 @@ which are set for the run and restored afterwards (importing pyverify changes no
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -15,6 +16,7 @@ import torch
 
 from ..registry import Registry
 from ..checks.samplers.data import set_data_root
+from . import entailment
 from .claim import run_claim
 from .result import Result
 
@@ -45,12 +47,18 @@ def numeric_settings(threads: int | None = 1) -> Iterator[None]:
 
 
 def check_claim(registry: Registry, claim_id: str, budget: str = "default", seed: int = 0, device: str = "cpu") -> Result:
-    """Check one claim of the registry (its resolved conventions included)."""
+    """Check one claim of the registry (its resolved conventions included). A claim about other claims
+    (``check.entails``) is judged from theirs, checked here with the same budget and seed."""
     if claim_id not in registry.claims:
         raise UnknownClaims([claim_id])
+    claim = registry.claims[claim_id]
+    if entailment.entailed(claim):
+        start = time.perf_counter()
+        results = {i: check_claim(registry, i, budget, seed, device) for i in entailment.entailed(claim)}
+        return entailment.judge(claim, results, registry, time.perf_counter() - start)
     set_data_root(registry.source)
     with numeric_settings():
-        return run_claim(registry.claims[claim_id], registry.conventions[claim_id], budget, seed, device)
+        return run_claim(claim, registry.conventions[claim_id], budget, seed, device)
 
 
 TIGHTNESS_SEEDS_THOROUGH = 3  # seeds whose tightness spread the thorough budget reports
@@ -102,6 +110,17 @@ def _check_claims(registry: Registry, ids: Sequence[str], budget: str, seed: int
     if unknown:
         raise UnknownClaims(unknown)
     selected = [registry.claims[i] for i in ids] if ids else list(registry.claims.values())
+    about = [c for c in selected if entailment.entailed(c)]
+    if about:
+        # claims about other claims last, from the verdicts of the claims they entail (checked once here)
+        needed = {i for c in about for i in entailment.entailed(c)}
+        plain = [c.id for c in selected if not entailment.entailed(c)]
+        plain += [i for i in registry.claims if i in needed and i not in plain]
+        by_id = {r.id: r for r in _check_claims(registry, plain, budget, seed, device, jobs, progress)}
+        for c in about:
+            spent = sum(by_id[i].elapsed_s for i in entailment.entailed(c))
+            by_id[c.id] = entailment.judge(c, by_id, registry, spent)
+        return [by_id[c.id] for c in selected]
     set_data_root(registry.source)  # tensor_file(...) reads below the registry's folder (forked workers inherit it)
     bar = _progress_bar(len(selected)) if progress else None
     try:

@@ -248,6 +248,9 @@ def evidence_sentences(row: dict, check: Check | None = None) -> list[str]:
             return _order((row.get("details") or {}).get("order", {}), witness)
         if "mean" in witness:
             return _expectation(witness)
+        if "entailed" in witness:
+            return [f"It entails that {e['id']} is true as printed; {e['id']} is refuted"
+                    + (f" ({e['severity']})" if e.get("severity") else "") + f": {e['message']}" for e in witness["entailed"]]
     if verdict in ("holds", "symbolic", "proved"):
         return _holds(row, check)
     if verdict == "not-checkable":

@@ -26,20 +26,30 @@ def witness(comp: Compiled, budget: Budget, gen: torch.Generator, ctx: dict, tol
         return None, None
     if comp.check.trivial is None:
         return _example(comp, theta, int(good.nonzero()[0]), ctx), None
-    trivial = _trivial(comp, theta, ctx, tol)
+    trivial, sides = _trivial(comp, theta, ctx, tol)
     nontrivial = good & ~trivial
     if bool(nontrivial.any()):
-        return _example(comp, theta, int(nontrivial.nonzero()[0]), ctx), None
-    return None, _example(comp, theta, int(good.nonzero()[0]), ctx)
+        i = int(nontrivial.nonzero()[0])
+        return {**_example(comp, theta, i, ctx), "trivial_distance": _distance(sides, i)}, None
+    i = int(good.nonzero()[0])
+    return None, {**_example(comp, theta, i, ctx), "trivial_distance": _distance(sides, i)}
 
 
-def _trivial(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> torch.Tensor:
-    """(B,) bool: the instance lies in the trivial subfamily (every ``trivial`` relation holds)."""
+def _trivial(comp: Compiled, theta: dict, ctx: dict, tol: float | None) -> tuple[torch.Tensor, object]:
+    """(B,) bool: the instance lies in the trivial subfamily (every ``trivial`` relation holds); and the
+    sides of those relations (how far each instance lies from the subfamily, against the radius named)."""
     check = comp.check.model_copy(update={"assert_": comp.check.trivial, "assume": None, "baseline": None})
     marker = compile_check(check, comp.dims, "relation", comp.conventions)
     with torch.no_grad():
-        sc = score_sides(marker.evaluate(theta, ctx), tol, ctx["dtype"])
-    return (sc.score <= 1) & torch.isfinite(sc.score)
+        sides = marker.evaluate(theta, ctx)
+        sc = score_sides(sides, tol, ctx["dtype"])
+    return (sc.score <= 1) & torch.isfinite(sc.score), sides
+
+
+def _distance(sides, i: int) -> list[dict]:
+    """The witness's place relative to the trivial subfamily: each ``trivial`` relation's two sides there."""
+    return [{"relation": rel.text, "lhs": values_json({"x": lhs[i: i + 1]})["x"],
+             "rhs": values_json({"x": rhs[i: i + 1]})["x"]} for rel, lhs, rhs in sides.relation_sides()]
 
 
 def _example(comp: Compiled, theta: dict, i: int, ctx: dict) -> dict:

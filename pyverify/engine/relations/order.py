@@ -96,7 +96,8 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
                        f"grows along {along} (log-log slope {slope:.2f}): {line[0][1]:.3g} at {line[0][0]} -> "
                        f"{line[-1][1]:.3g} at {line[-1][0]}")
         res.witness = {"seed": seed, "param": param, "values": values, "growth_along": along, "slope": slope,
-                       "growth": [{"dims": d, "leading_constant": c} for d, c in line]}
+                       "relation": f"{check.assert_} <= C {param}^{claimed:g}",
+                       "growth": [{"dims": d, "ratio": c} for d, c in line]}
         return
     res.verdict = Verdict.holds
     res.message = (f"measured order {median:.3f} (min {min(min(s) for _, s, _, _ in judged):.3f}, "

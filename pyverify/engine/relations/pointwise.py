@@ -71,7 +71,7 @@ def run(claim: Claim, compiled: list[Compiled], kind: str, budget: Budget, seed:
     if kind == "exists" and trivial_example is not None:
         res.verdict = Verdict.vacuous
         res.message = (f"only trivial witnesses ({check.trivial}) satisfy every relation: the existence claim "
-                       "is met by the unperturbed case and says nothing about the perturbed one")
+                       "is met where its content holds automatically and says nothing beyond it")
         res.details["trivial_witness"] = trivial_example
         return
     if kind == "exists":
