@@ -56,6 +56,9 @@ PLANTED = [
                                      "entails: [S1, S2, S3, S5]")], "holds", "quick", id="Note-lean-true-statements"),
     pytest.param("RGAT.Note-lean", [("entails: [S1, S2, S3, S4, S4.stack, S5, S6, S7, S8, S9, S10, S11, S12, S13, S14]",
                                      "entails: [S1, S4.stack]")], "refuted", "quick", id="Note-lean-one-false-statement"),
+    # the replacements' presupposition: only the replacing statements that hold
+    pytest.param("T6'.12", [('entails: ["T6\'.2", "T6\'.3", "T6\'.5", "T6\'.7", "T6\'.9", "T6\'.11"]',
+                             'entails: ["T6\'.3", "T6\'.7"]')], "holds", "quick", id="T6p12-true-replacements"),
     # --- existence claims and their trivial family
     # the former trivial family (exactly commuting and no leak) leaves out witnesses at distance 5e-4 from it
     pytest.param("T8'.15", [("trivial: 'dist <= Ccomm + Cmix'", "trivial: 'eps <= 0 and eta_mix <= 0'")], "holds", "quick",

@@ -1,8 +1,11 @@
 """Existence claims: search for an instance satisfying every relation (minimise the violation score).
 
 Sampling cannot refute an existence claim; a witness found makes it hold. A witness from the trivial
-subfamily (the exact, unperturbed case the check's ``trivial:`` relations describe, e.g. a perturbation
-of norm 0) does not exercise the claim's content: when only such witnesses exist the claim is vacuous."""
+subfamily — the check's ``trivial:`` relations: the instances for which the claim's content holds
+automatically, e.g. the unperturbed case and its neighbourhood within the scale at which the claimed bound
+follows by continuity — does not exercise the claim's content: when only such witnesses exist the claim is
+vacuous. The witness reports the sides of the ``trivial:`` relations (its distance from the subfamily against
+the radius named)."""
 
 from __future__ import annotations
 
