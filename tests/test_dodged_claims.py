@@ -59,6 +59,11 @@ PLANTED = [
     # the replacements' presupposition: only the replacing statements that hold
     pytest.param("T6'.12", [('entails: ["T6\'.2", "T6\'.3", "T6\'.5", "T6\'.7", "T6\'.9", "T6\'.11"]',
                              'entails: ["T6\'.3", "T6\'.7"]')], "holds", "quick", id="T6p12-true-replacements"),
+    # the corrected lists hold; one printed (refuted) statement put back refutes them
+    pytest.param("RGAT.Note-lean.corrected", [("S11, S12.corrected", "S11, S12")], "refuted", "quick",
+                 id="Note-lean-c-printed-S12"),
+    pytest.param("T6'.12.corrected", [('"T6\'.7", "T6\'.9.corrected", "T6\'.11.corrected"]', '"T6\'.7", "T6\'.9.corrected", "T6\'.11"]')], "refuted", "quick",
+                 id="T6p12c-printed-T6p11"),
     # --- existence claims and their trivial family
     # the former trivial family (exactly commuting and no leak) leaves out witnesses at distance 5e-4 from it
     pytest.param("T8'.15", [("trivial: 'dist <= Ccomm + Cmix'", "trivial: 'eps <= 0 and eta_mix <= 0'")], "holds", "quick",
