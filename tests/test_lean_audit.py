@@ -109,8 +109,8 @@ def test_names_are_qualified_through_namespaces_but_not_sections():
 def test_end_that_does_not_match_the_open_scope_is_an_error_with_its_line():
     with pytest.raises(LeanSyntaxError, match="line 3: `end B` closes namespace A"):
         index_text("namespace A\ntheorem t : True := trivial\nend B\n", "x.lean")
-    with pytest.raises(LeanSyntaxError, match="never closed"):
-        index_text("section S\ntheorem t : True := trivial\n", "x.lean")
+    with pytest.raises(LeanSyntaxError, match="line 2: `end` without an open namespace or section"):
+        index_text("theorem t : True := trivial\nend\n", "x.lean")
 
 
 # ------------------------------------------------------------------------------------------ faithfulness

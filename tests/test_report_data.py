@@ -142,12 +142,14 @@ def test_evidence_reports_only_the_relations_that_fail():
 
 
 def test_order_constant_and_holds_evidence():
-    order = {"param": "eps", "values": [0.1, 0.01], "claimed": 2.0, "direction": "zero", "measured_min": 0.95,
+    order = {"param": "eps", "values": [0.1, 0.01], "claimed": 2.0, "direction": "zero", "measured_worst": 0.95, "measured_min": 0.95,
              "measured_median": 0.98, "measured_max": 1.0, "leading_constant": 33.2}
     refuted = {"verdict": "refuted", "details": {"order": order},
                "witness": {"param": "eps", "slopes": [0.95], "series": [[1e-3, 1e-4]]}}
     text = evidence.evidence_sentences(refuted)
-    assert text[0].startswith("Measured order 0.98 (range 0.95 to 1) as eps → 0, where the claim says 2")
+    # worded as the CLI words it (the engine's message): the worst instance's order first
+    assert text[0].startswith("Measured order 0.950 at the worst instance (median 0.980, range 0.950 to 1.000) as eps → 0, "
+                              "where the claim says 2")
     assert text[1] == "Error of one instance: 0.001 at eps = 0.1, 0.0001 at eps = 0.01."
     const = {"verdict": "holds", "details": {"constants": [{"relation": "a <= c", "constant": 0.73, "growth_slope": 0.01,
                                                               "by_size": [{"dims": {"n": 2}, "ratio": 0.7}]}]}}

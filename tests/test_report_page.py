@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import html as html_text
+import re
+
+from pyverify.registry import load_registry
 from pyverify.report import html, layout, markdown, mathml, svg
 
 
@@ -35,11 +39,14 @@ def test_reduction_survives_a_recorded_cycle_and_uses_the_report_field_when_pres
 
 
 def test_statements_become_mathml_and_bad_latex_stays_visible_as_source():
-    assert str(mathml.statement(r"R(r_i)^\top R(r_j) = R(r_j - r_i)")).startswith("<math")
+    law = str(mathml.statement(r"R(r_i)^\top R(r_j) = R(r_j - r_i)"))
+    # one formula in pieces that wrap: after the relation, not inside the brackets
+    assert law.startswith('<div class="formula-line"><span class="formula"><math>') and law.count("<math") == 2
+    assert law.split("<wbr>")[0].endswith("<mo>=</mo></mrow></math>")
     mixed = str(mathml.statement(r"If $a < b$ then <script> $b^2 > a^2$"))
-    assert mixed.count("<math") == 2 and "&lt;script&gt;" in mixed and "<script>" not in mixed
+    assert mixed.count('class="formula-inline"') == 2 and "&lt;script&gt;" in mixed and "<script>" not in mixed
     assert "<math" not in str(mathml.statement("a random encoding has approximately 50\\%."))
-    assert str(mathml.statement("x = x")).startswith("<math")
+    assert "<math" in str(mathml.statement("x = x"))
     broken = str(mathml.statement(r"\frac{1}{"))
     assert "<math" not in broken and 'class="latex"' in broken and "\\frac{1}{" in broken
 
@@ -74,3 +81,74 @@ def test_markdown_lists_refutations_with_severity_and_changes():
     md = markdown.render(report, compare(earlier, report))
     assert "| **A** (doc) | substantive | A.fix (holds) | \\|x\\| = 2 where the claim says 1 |" in md
     assert "- B (holds) rests on A" in md and "| A | verdict | holds | refuted |" in md and "New refutations: **A**" in md
+
+
+def _text(markup) -> str:
+    return html_text.unescape(re.sub(r"<[^>]+>", "", str(markup)))
+
+
+def test_latex_that_latex2mathml_leaves_as_source_is_rendered():
+    # a sized delimiter given as a command, \setminus (whose glyph common fonts lack), \dots inside \text
+    assert _text(mathml.formula(r"\big\{ x \big\} \setminus \Big\| y \Big\| \text{a \dots b}")) == "{x}\u2216\u2016y\u2016a\u00a0\u2026\u00a0b"
+    # a backslash before a line end is TeX's control space, never a printed backslash
+    assert "\\" not in _text(mathml.statement("x = 1.\\\n\\text{Then } y"))
+    # prose inside a formula wraps word by word; a forced break stays a line break
+    pieces = str(mathml.formula(r"\text{one two three} = x \\ y", display=True))
+    assert pieces.count("<mtext>") == 3 and "<br>" in pieces
+    table = str(mathml.statement("Table: $n = 3$.\n\\begin{tabular}{lc}\nA & $x$ \\\\\nB & 2 \\\\\n\\end{tabular}"))
+    assert table.count("<tr>") == 2 and "<th>" in table and "tabular" not in table
+
+
+def test_titles_render_their_latex_and_keep_their_words():
+    assert _text(mathml.title(r"\Pi R_{sp} \Pi approx")) == "\u03a0Rsp\u03a0 approx"
+    assert _text(mathml.title(r"\tilde q, \tilde k")).replace("\u02dc", "~") == "q~,k~"
+    assert _text(mathml.title("Depth accumulates curvature")) == "Depth accumulates curvature"
+
+
+def test_every_statement_and_title_of_the_registry_renders_without_latex_source():
+    """Planted by the registry itself before the fix: S13's stray backslash at a line end (\\Then) and
+    T3.4's \\big\\{ showed as source."""
+    registry = load_registry()
+    shown = {cid: _text(mathml.statement(c.statement)) + _text(mathml.title(c.title)) for cid, c in registry.claims.items()}
+    assert {cid: t for cid, t in shown.items() if "\\" in t} == {}
+    assert [cid for cid, c in registry.claims.items() if 'class="latex"' in str(mathml.statement(c.statement))] == []
+
+
+def test_the_figure_check_finds_a_planted_contradiction(tmp_path):
+    """The check of test_report_in_use (point 12) on figures made here: consistent ones pass; a holding
+    bound drawn beyond 1, a constant claim among the bounds, an order figure whose worst instance
+    contradicts the verdict, and a constant figure without the verdict's choice are each caught."""
+    import xml.etree.ElementTree as ET
+
+    from pyverify.report import plots
+    from report_figures import claim_figure_contradictions, tightness_contradictions
+
+    def parse(path: str) -> ET.Element:
+        return ET.parse(tmp_path / path).getroot()
+
+    claims = {"A": {"verdict": "holds", "details": {"tightness": 0.5}},
+              "B": {"verdict": "holds", "details": {"tightness": 1112.7, "constants": [{}]}},
+              "C": {"verdict": "refuted", "details": {"tightness": 3.0}}}
+    honest = parse(plots.tightness_plot([("A", 0.5, "holds"), ("C", 3.0, "refuted")], tmp_path))
+    assert tightness_contradictions(honest, claims) == []
+    planted = parse(plots.tightness_plot([("A", 0.5, "holds"), ("B", 1112.7, "holds")], tmp_path))
+    assert any("B is holds but its bar crosses 1" in p for p in tightness_contradictions(planted, claims))
+    assert any("constant claim" in p for p in tightness_contradictions(planted, claims))
+
+    order = {"param": "eps", "values": [0.1, 0.05, 0.025], "claimed": 3.0, "direction": "zero", "exact": False,
+             "tolerance": 0.25, "measured_worst": 2.0, "measured_median": 2.0, "measured_min": 2.0, "measured_max": 2.0,
+             "series": [[1e-2, 2.5e-3, 6.25e-4]]}
+    figure = parse(plots.order_plot("S", order, tmp_path))
+    assert claim_figure_contradictions("S", "order", figure, {"verdict": "refuted", "details": {"order": order}}) == []
+    assert claim_figure_contradictions("S", "order", figure, {"verdict": "holds", "details": {"order": order}})
+    lying = {**order, "series": [[1e-2, 1.25e-3, 1.5625e-4]]}   # order 3 drawn, order 2 reported
+    assert claim_figure_contradictions("S", "order", parse(plots.order_plot("S", lying, tmp_path)),
+                                       {"verdict": "refuted", "details": {"order": order}})
+
+    entry = {"relation": "a <= b", "constant": 0.4, "chosen": {"C1": 0},
+             "by_size": [{"dims": {"t": t, "C1": c}, "ratio": r} for t, c, r in
+                         [(1, 0, 0.4), (4, 0, 0.39), (1, 1, 5.0), (4, 1, 80.0)]]}
+    figure = parse(plots.constants_plot("K", [entry], tmp_path))
+    assert claim_figure_contradictions("K", "constants", figure, {"verdict": "holds", "details": {"constants": [entry]}}) == []
+    other_choice = {**entry, "chosen": {"C1": 1}}
+    assert claim_figure_contradictions("K", "constants", figure, {"verdict": "holds", "details": {"constants": [other_choice]}})

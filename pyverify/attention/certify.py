@@ -13,6 +13,12 @@ dropping out of the logits (needs dist_A = 0), and for non-commuting generators 
 |R(r_i)^T R(r_j) - R(r_j - r_i)| <= 1/2 eps_comm |r_i|_1 |r_j|_1 (T5.3.half, the sharpened T5.3).
 A guarantee is reported only when the claim it rests on is `holds`/`symbolic`/`proved` in this run; each
 hypothesis that fails is named. The measured defect on random positions is reported beside the bound.
+
+Precision: the relative law is exact in real arithmetic; the layer computes in its own precision (bf16 or
+fp16 parameters and attention, float32 rotation: ``rotations.precision``). The relative-law guarantee
+therefore names that precision and measures, with the layer's own rotation code (``rotate_qk``), how far a
+common shift of the positions moves a logit of unit q, k, against the rounding allowance of that arithmetic
+(``precision_allowance``); beyond the allowance the guarantee does not hold at that precision.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from typing import Any
 import torch
 
 from . import rotations
+from .rotations.layer import rotate_qk
+from .rotations.precision import PRECISION_RULE, as_positions, rotation_dtype
 
 TOL = 1e-9
 RESTS_ON = {"relative-law": "T2.9", "post-rotation-drops-out": "T3.6", "commutator-defect": "T5.3.half"}
@@ -98,14 +106,77 @@ def observed_defect(L: torch.Tensor, radius: float, n: int = 256, seed: int = 0)
     return float(torch.linalg.matrix_norm(lhs - rotations.rstr(L, rj - ri), ord=2).max())
 
 
-def certify(state: dict[str, torch.Tensor], verdicts: dict[str, str], prefix: str = "", radius: float = 1.0) -> list[HeadReport]:
+def precision_allowance(attention: torch.dtype, rotation: torch.dtype, d_c: int, lambda_max: float,
+                        radius: float, scale: float) -> float:
+    """The largest change of a logit of unit q, k under a common shift t of the positions (|r|_1, |t|_1 <= radius)
+    that rounding explains in the layer's arithmetic. With u_r, u_a the unit roundoffs of the rotation and
+    attention dtypes: an angle sum_k r_k f_k at |r + t|_1 <= 2 radius, rounded to u_r with its positions, is off by
+    at most (d_c + 2) u_r lambda_max 2 radius; cos, sin (2 ulp) and the plane products add at most 12 u_r; so a
+    rotated unit vector is off by e_r <= 2 (that + 12 u_r), and by u_a more once cast to the attention dtype. Each
+    logit is then within 2 e (1 + e) of the exact one, e = e_r + u_a, and a shift compares two logits."""
+    u_r, u_a = torch.finfo(rotation).eps / 2, torch.finfo(attention).eps / 2
+    e = 2 * ((d_c + 2) * u_r * lambda_max * 2 * radius + 12 * u_r) + u_a
+    return 4 * scale * e * (1 + e)
+
+
+def translation_defect_at_precision(freqs: torch.Tensor, attention: torch.dtype, radius: float, scale: float,
+                                    n: int = 256, seed: int = 0) -> float:
+    """max |logit(r_i + t, r_j + t) - logit(r_i, r_j)| over random unit q, k in the attention dtype and positions
+    |r|_1, |t|_1 <= radius, q and k rotated by the layer's own code in its rotation dtype (one head's freqs
+    (d_c, m)); the logits of the rotated, rounded vectors are formed in float64 (the attention's own rounding
+    of the dot product is RoPE's too and not the rotation's)."""
+    gen = torch.Generator().manual_seed(seed)
+    d_c, m = freqs.shape
+    rot = rotation_dtype(attention)
+    qk = torch.nn.functional.normalize(torch.randn(1, n, 2, 1, 2 * m, generator=gen, dtype=torch.float64), dim=-1)
+    qk = qk.to(attention)
+    r = torch.randn(3, n, d_c, generator=gen, dtype=torch.float64)
+    r = r / r.abs().sum(-1, keepdim=True).clamp_min(1e-300) * radius * torch.rand(3, n, 1, generator=gen, dtype=torch.float64)
+    ri, rj, t = r
+
+    def logits(pi: torch.Tensor, pj: torch.Tensor) -> torch.Tensor:
+        qi = rotate_qk(qk, as_positions(pi[None], rot, qk.device), freqs[None], m)[0, :, 0, 0]
+        kj = rotate_qk(qk, as_positions(pj[None], rot, qk.device), freqs[None], m)[0, :, 1, 0]
+        return scale * (qi.double() * kj.double()).sum(-1)
+
+    with torch.no_grad():
+        return float((logits(ri + t, rj + t) - logits(ri, rj)).abs().max())
+
+
+def _precision_of(state: dict[str, torch.Tensor], prefix: str, attention: torch.dtype | None) -> dict[str, Any]:
+    params = state[prefix + "freqs"].dtype
+    attention = params if attention is None else attention
+    return {"parameters": str(params).removeprefix("torch."), "rotation": str(rotation_dtype(params)).removeprefix("torch."),
+            "attention": str(attention).removeprefix("torch."), "rule": PRECISION_RULE}
+
+
+def certify(state: dict[str, torch.Tensor], verdicts: dict[str, str], prefix: str = "", radius: float = 1.0,
+            attention_dtype: torch.dtype | None = None) -> list[HeadReport]:
+    """Per-head reports.  attention_dtype: the dtype the layer's attention runs in (default: the parameters';
+    torch.bfloat16 for float32 parameters trained under bf16 autocast)."""
     mats = layer_matrices(state, prefix)
+    precision = _precision_of(state, prefix, attention_dtype)
+    attention = getattr(torch, precision["attention"])
+    commuting = state.get(prefix + "generator_perturbation") is None  # the fast path the precision rule is about
     reports = []
     for h, meas in enumerate(measure(mats)):
         rep = HeadReport(h, meas)
-        rep.guarantees.append(_guarantee(
-            "relative-law", "logits depend on r_j - r_i only (exact)", verdicts,
-            failing=[] if meas["eps_comm"] <= TOL else [f"commuting generators (eps_comm = {meas['eps_comm']:.3g})"]))
+        failing = [] if meas["eps_comm"] <= TOL else [f"commuting generators (eps_comm = {meas['eps_comm']:.3g})"]
+        at = f"parameters {precision['parameters']}, rotation {precision['rotation']}, attention {precision['attention']}"
+        rel = {"precision": precision}
+        if commuting:
+            freqs = state[prefix + "freqs"][h]
+            scale = (2 * mats["m"]) ** -0.5
+            rel["observed"] = translation_defect_at_precision(freqs, attention, radius, scale)
+            rel["allowance"] = precision_allowance(attention, rotation_dtype(freqs.dtype), mats["d_c"],
+                                                   float(freqs.double().abs().max()), radius, scale)
+            rel["observed_within_bound"] = rel["observed"] <= rel["allowance"]
+            if not rel["observed_within_bound"]:
+                failing.append(f"the layer's arithmetic keeps the angles (a shift moves a logit by {rel['observed']:.3g} "
+                               f"> rounding allowance {rel['allowance']:.3g})")
+        rep.guarantees.append({**_guarantee(
+            "relative-law", f"logits depend on r_j - r_i only (exact; at the layer's precision, {at}, up to rounding)",
+            verdicts, failing=failing), **rel})
         rep.guarantees.append(_guarantee(
             "post-rotation-drops-out", "the post-rotation does not change the projected logits", verdicts,
             failing=[] if meas["dist_A"] <= 1e-6 else [f"P in the structured family (distance {meas['dist_A']:.3g})"]))

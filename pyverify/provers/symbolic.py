@@ -163,7 +163,8 @@ def prove(check, seconds: int = 60, conventions: dict[str, str] | None = None) -
         for name, sampler in comp.givens.items():
             env[name] = sampler.symbolic_instance(name, notes)
         backend = SympyBackend(comp.conventions)
-        with limits.time_limit(seconds, TimeoutError):
+        # CPU time, not wall-clock time: whether a proof is found must not depend on the machine's load
+        with limits.cpu_time_limit(seconds, TimeoutError):
             for name, node in comp.where:
                 env[name] = dsl.evaluate(node, env, backend)
             for rel in comp.relations:
@@ -177,7 +178,7 @@ def prove(check, seconds: int = 60, conventions: dict[str, str] | None = None) -
     except SymbolicUnsupported as exc:
         return Outcome(False, _scope(dims, notes), f"not attempted: {exc}")
     except TimeoutError:
-        return Outcome(False, _scope(dims, notes), f"SymPy did not finish within {seconds} s")
+        return Outcome(False, _scope(dims, notes), f"SymPy did not finish within {seconds} s of CPU time")
     except Exception as exc:  # noqa: BLE001 - a failed symbolic attempt must not turn the claim into `error`
         return Outcome(False, _scope(dims, notes), f"SymPy could not evaluate the check: {type(exc).__name__}: {exc}")
     return Outcome(True, _scope(dims, notes), "every identity simplified to zero")

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from ..checks import dsl
+from ..engine.relations.order import orders_text
 from ..registry.models import Check
 
 MAX_SIDE_NAME = 48  # a longer side expression is called "the left/right side"
@@ -171,16 +172,18 @@ def _growth(witness: dict) -> list[str]:
 
 
 def _order(order: dict, witness: dict | None) -> list[str]:
+    """In the words of the engine's message (the CLI prints it): the order the verdict rests on first."""
     if order.get("measured") is None and "measured_median" not in order:
         return [f"The quantity is below rounding at every parameter value: faster than the claimed order {num(order.get('claimed'))}."]
-    param, limit = order.get("param"), "0" if order.get("direction") == "zero" else "∞"
-    out = [f"Measured order {num(order['measured_median'])} (range {num(order['measured_min'])} to "
-           f"{num(order['measured_max'])}) as {param} → {limit}, where the claim says {num(order['claimed'])}; "
-           f"leading constant at most {num(order['leading_constant'])}."]
+    param, towards_zero = order.get("param"), order.get("direction") == "zero"
+    worst = order["measured_worst"]
+    measured = orders_text(worst, order["measured_median"], order["measured_min"], order["measured_max"])
+    out = [f"Measured order {measured} as {param} → {'0' if towards_zero else '∞'}, "
+           f"where the claim says {num(order['claimed'])}; leading constant at most {num(order['leading_constant'])}."]
     series = (witness or {}).get("series") or order.get("series")
     if series:
         pairs = ", ".join(f"{num(e)} at {param} = {num(v)}" for v, e in zip(order.get("values", []), series[0]))
-        out.append(f"Error of one instance: {pairs}.")
+        out.append(f"Error of {'the worst instance' if 'series_slopes' in order else 'one instance'}: {pairs}.")
     return out
 
 

@@ -3,7 +3,7 @@
 Foundations stand on the left, conclusions on the right: each edge is drawn from a premise to the
 statement that uses it. The layout is computed on the transitively reduced graph (a reader sees the
 shortest story); the edges the reduction drops are kept, flagged, and drawn as plain curves when the
-page's "all edges" toggle is on. Connected components are laid out one by one and stacked.
+page's "all edges" toggle is on. Connected components are laid out one by one and packed in columns.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ import networkx as nx
 from grandalf.graphs import Edge, Graph, Vertex
 from grandalf.layouts import SugiyamaLayout
 
-NODE_W, NODE_H = 150.0, 22.0
+NODE_W, NODE_H = 150.0, 30.0
 LAYER_GAP = 70.0     # horizontal room between two layers, for the edges
 ROW_GAP = 8.0        # vertical room between two nodes of one layer
 COMPONENT_GAP = 40.0
 MARGIN = 20.0
+SCREEN_ASPECT = 1.6  # width / height the packing of components aims at
 
 
 @dataclass
@@ -98,10 +99,10 @@ def layout(claims: list[dict]) -> GraphLayout:
             routed[(p, q)].view = _Route()
     graph = Graph(list(vertices.values()), list(routed.values()))
     result = GraphLayout()
-    top = MARGIN
     # components in a stable order: the largest first, ties by the first claim's position in the report
     order = {c["id"]: i for i, c in enumerate(claims)}
     components = sorted(graph.C, key=lambda comp: (-len(comp.sV), min(order[v.data] for v in comp.sV)))
+    sizes = []
     for comp in components:
         sug = SugiyamaLayout(comp)
         sug.xspace, sug.yspace = ROW_GAP, LAYER_GAP
@@ -110,20 +111,39 @@ def layout(claims: list[dict]) -> GraphLayout:
         # grandalf: x along the layer, y across layers (centres). Swap: layers become columns.
         xs = [v.view.xy[1] for v in comp.sV]
         ys = [v.view.xy[0] for v in comp.sV]
-        dx, dy = MARGIN + NODE_W / 2 - min(xs), top + NODE_H / 2 - min(ys)
+        sizes.append((max(xs) - min(xs) + NODE_W, max(ys) - min(ys) + NODE_H, min(xs), min(ys)))
+    for comp, (w, h, x0, y0), (x, y) in zip(components, sizes, _pack([(w, h) for w, h, _, _ in sizes])):
+        dx, dy = x + NODE_W / 2 - x0, y + NODE_H / 2 - y0
         for v in comp.sV:
             cx, cy = v.view.xy[1] + dx, v.view.xy[0] + dy
             result.nodes[v.data] = (cx - NODE_W / 2, cy - NODE_H / 2)
         for e in comp.sE:
             e.view.points = [(py + dx, px + dy) for px, py in e.view.points]
-        result.width = max(result.width, max(xs) - min(xs) + NODE_W + 2 * MARGIN)
-        top += max(ys) - min(ys) + NODE_H + COMPONENT_GAP
-    result.height = top - COMPONENT_GAP + MARGIN
+        result.width = max(result.width, x + w + MARGIN)
+        result.height = max(result.height, y + h + MARGIN)
     for p, q, relation in edges:
         route = routed.get((p, q)) if (p, q) in kept else None
         points = route.view.points if route is not None else _direct(result.nodes[p], result.nodes[q])
         result.edges.append(PlacedEdge(p, q, relation, route is not None, points))
     return result
+
+
+def _pack(sizes: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Top-left corners for components of the given sizes (largest first): stacked in columns no taller
+    than the largest component (or than a drawing of about the shape of a screen), so that the whole
+    graph fits a wide window at a readable scale instead of as one tall strip."""
+    if not sizes:
+        return []
+    area = sum((w + COMPONENT_GAP) * (h + COMPONENT_GAP) for w, h in sizes)
+    limit = max(sizes[0][1], (area / SCREEN_ASPECT) ** 0.5)
+    out, x, y, column = [], MARGIN, MARGIN, 0.0
+    for w, h in sizes:
+        if y > MARGIN and y + h > MARGIN + limit:
+            x, y, column = x + column + COMPONENT_GAP, MARGIN, 0.0
+        out.append((x, y))
+        y += h + COMPONENT_GAP
+        column = max(column, w)
+    return out
 
 
 def _direct(premise: tuple[float, float], conclusion: tuple[float, float]) -> list[tuple[float, float]]:

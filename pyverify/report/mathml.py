@@ -3,25 +3,138 @@
 A registry statement is either one LaTeX formula or prose with ``$...$`` / ``$$...$$`` formulas inside
 (docs/claim-format.md). A formula latex2mathml cannot convert stays as its escaped LaTeX source, marked
 so that a reader sees it was not rendered.
+
+Browsers do not break a MathML formula across lines, so a long formula would sit behind a scrollbar in
+the claim panel. Each formula is therefore cut, at its top level, after relations, binary operators,
+commas and wide spaces (where TeX itself breaks inline math), into pieces that wrap like words.
 """
 
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 
 from latex2mathml.converter import convert
 from markupsafe import Markup, escape
 
 _INLINE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 _PROSE_ESCAPES = re.compile(r"\\([%&#_$])")
+_PROSE_SPACES = re.compile(r"\\(qquad|quad|[,;:! ])")
+_PROSE_DOTS = re.compile(r"\\(?:l|c)?dots\b")
+_TABULAR = re.compile(r"\\begin\{tabular\}\{[^}]*\}(.*?)\\end\{tabular\}", re.S)
+# TeX reads a backslash before a line end as a control space; latex2mathml would print the backslash
+_CONTROL_SPACE_AT_EOL = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")
+_TEXT_GROUP = re.compile(r"\\text\{([^{}]*)\}")
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+_XMLNS = re.compile(r' xmlns="http://www\.w3\.org/1998/Math/MathML"')
+ET.register_namespace("", MATHML_NS)
+
+# latex2mathml leaves a delimiter command after \big, \Big, ... as its source text: the character it means
+_DELIMITERS = {"\\{": "{", "\\}": "}", "\\lbrace": "{", "\\rbrace": "}", "\\|": "\u2016", "\\Vert": "\u2016",
+               "\\lVert": "\u2016", "\\rVert": "\u2016", "\\vert": "|", "\\lvert": "|", "\\rvert": "|",
+               "\\langle": "\u27e8", "\\rangle": "\u27e9", "\\lfloor": "\u230a", "\\rfloor": "\u230b",
+               "\\lceil": "\u2308", "\\rceil": "\u2309"}
+# \setminus becomes U+29F5, which common fonts lack (an empty box); U+2216 SET MINUS is widely present
+_GLYPHS = {"\u29f5": "\u2216"}
+# where a formula may wrap: after a relation or an arrow at its top level, and after + - , ; : or a wide
+# space where no bracket is open
+_RELATIONS = set("=<>\u2264\u2265\u2260\u2248\u2261\u223c\u2243\u2245\u221d\u226a\u226b\u2208\u2209\u2282\u2286"
+                 "\u2283\u2287\u2192\u2190\u21d2\u21d0\u21d4\u27f9\u27f8\u27fa\u21a6\u27fc\u2194")
+_OPERATORS = set("+\u2212,;:")
+_OPEN, _CLOSE = set("([{\u27e8\u230a\u2308"), set(")]}\u27e9\u230b\u2309")
+
+
+def _normalise(latex: str) -> str:
+    latex = _CONTROL_SPACE_AT_EOL.sub(lambda m: m.group(1) + "\\ \n", latex)
+    return _TEXT_GROUP.sub(lambda m: "\\text{" + _PROSE_DOTS.sub("\u2026", m.group(1)) + "}", latex)
+
+
+def _repair(tree: ET.Element) -> None:
+    """Characters latex2mathml leaves as command text or maps to glyphs fonts lack."""
+    for el in tree.iter():
+        text = el.text or ""
+        if el.tag.endswith("}mo") and text in _DELIMITERS:
+            el.text = _DELIMITERS[text]
+        elif text in _GLYPHS:
+            el.text = _GLYPHS[text]
+            el.tag = f"{{{MATHML_NS}}}mo"
+
+
+def _breaks_after(el: ET.Element, depth: int) -> bool:
+    tag, text = el.tag.rsplit("}", 1)[-1], (el.text or "").strip()
+    if tag == "mo":
+        return text in _RELATIONS or (depth == 0 and text in _OPERATORS)
+    if tag == "mspace":
+        width = el.get("width", "")
+        return depth == 0 and width.endswith("em") and _float(width[:-2]) >= 0.5
+    return tag == "mtext" and (el.text or "").endswith(("\u00a0", " "))
+
+
+def _float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
+def _pieces(tree: ET.Element) -> list[list[ET.Element] | None]:
+    """The formula's top-level items cut into pieces that may wrap; None stands for a forced line break."""
+    items = list(tree)
+    while len(items) == 1 and items[0].tag.endswith("}mrow"):
+        items = list(items[0])
+    pieces: list[list[ET.Element] | None] = []
+    current: list[ET.Element] = []
+    depth = 0   # brackets open at the top level (a \\Big( ... \\Big) pair is two top-level operators)
+    for item in _words(items):
+        if item.tag.endswith("}mspace") and item.get("linebreak") == "newline":
+            pieces += [current, None] if current else [None]
+            current = []
+            continue
+        current.append(item)
+        if item.tag.endswith("}mo"):
+            depth = max(0, depth + ((item.text or "").strip() in _OPEN) - ((item.text or "").strip() in _CLOSE))
+        if _breaks_after(item, depth):
+            pieces.append(current)
+            current = []
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _words(items: list[ET.Element]) -> list[ET.Element]:
+    """A text run (\\text{...}) split into one <mtext> per word, so that prose inside a formula wraps."""
+    out = []
+    for item in items:
+        words = re.findall(r"\s*\S+\s*", (item.text or "").replace("\u00a0", " ")) if item.tag.endswith("}mtext") else []
+        if len(words) < 2 or len(item):
+            out.append(item)
+            continue
+        for word in words:
+            piece = ET.Element(item.tag, item.attrib)
+            piece.text = word.replace(" ", "\u00a0").replace("\n", "\u00a0")
+            out.append(piece)
+    return out
+
+
+def _math(items: list[ET.Element]) -> str:
+    """One piece as an inline <math> (HTML's parser puts it in the MathML namespace: no xmlns needed;
+    a display formula's pieces get display style from the page's CSS)."""
+    math = ET.Element(f"{{{MATHML_NS}}}math")
+    row = ET.SubElement(math, f"{{{MATHML_NS}}}mrow")
+    row.extend(items)
+    return _XMLNS.sub("", ET.tostring(math, encoding="unicode", short_empty_elements=False), count=1)
 
 
 def formula(latex: str, display: bool = False) -> Markup:
-    """One formula as a <math> element, or its escaped source in a <code class=latex> on failure."""
+    """One formula as MathML pieces that wrap, or its escaped source in a <code class=latex> on failure."""
     try:
-        return Markup(convert(latex.strip(), display="block" if display else "inline"))
+        tree = ET.fromstring(convert(_normalise(latex).strip(), display="block" if display else "inline"))
     except Exception:  # noqa: BLE001 - latex2mathml raises many kinds of errors on LaTeX it does not know
         return Markup('<code class="latex" title="not rendered: shown as LaTeX">{}</code>').format(latex)
+    _repair(tree)
+    pieces = _pieces(tree)
+    html = "<wbr>".join("<br>" if p is None else _math(p) for p in pieces)
+    return Markup('<span class="{}">{}</span>').format("formula" if display else "formula-inline", Markup(html))
 
 
 def _is_prose(text: str) -> bool:
@@ -30,22 +143,52 @@ def _is_prose(text: str) -> bool:
     return plain and len(re.findall(r"[A-Za-z]{3,}", text)) >= 3
 
 
+def _prose_text(text: str) -> Markup:
+    """Prose between formulas: escaped characters and spacing commands as the characters they mean."""
+    text = _PROSE_SPACES.sub(lambda m: "\u2003" if "quad" in m.group(1) else " ", text)
+    text = _PROSE_ESCAPES.sub(r"\1", _PROSE_DOTS.sub("\u2026", text))
+    lines = text.split("\n")
+    return Markup("<br>").join(escape(line) for line in lines) if len(lines) > 1 else escape(text)
+
+
+def _mixed(text: str) -> Markup:
+    """Prose with $...$ formulas (and LaTeX tables) inside."""
+    parts, last = [], 0
+    for m in _INLINE.finditer(text):
+        parts.append(_prose_text(text[last:m.start()]))
+        parts.append(formula(m.group(1), display=True) if m.group(1) is not None else formula(m.group(2)))
+        last = m.end()
+    parts.append(_prose_text(text[last:]))
+    return Markup("").join(parts)
+
+
+def _table(body: str) -> Markup:
+    """A LaTeX tabular as an HTML table: rows end at \\\\, cells split at unescaped &."""
+    rows = [r.replace("\\hline", "").strip() for r in re.split(r"\\\\", body)]
+    cells = [[c.strip() for c in re.split(r"(?<!\\)&", r)] for r in rows if r]
+    out = Markup("").join(
+        Markup("<tr>{}</tr>").format(Markup("").join(
+            Markup("<{0}>{1}</{0}>").format("th" if i == 0 else "td", _mixed(c)) for c in row))
+        for i, row in enumerate(cells))
+    return Markup('<table class="statement-table">{}</table>').format(out)
+
+
 def statement(text: str | None) -> Markup:
     """A statement (or reading) rendered: formulas as MathML, prose escaped, line breaks kept."""
     if not text:
         return Markup("")
-    if "$" not in text:
+    if "$" not in text and "\\begin{tabular}" not in text:
         if _is_prose(text):
             return escape(_PROSE_ESCAPES.sub(r"\1", text))
         # a LaTeX line break (\\ at the end of a line) separates display lines
         lines = [line for line in re.split(r"\\\\\s*\n", text) if line.strip()]
-        return Markup("").join(formula(line, display=True) for line in lines)
+        return Markup("").join(Markup('<div class="formula-line">{}</div>').format(formula(line, display=True))
+                               for line in lines)
     parts, last = [], 0
-    for m in _INLINE.finditer(text):
-        parts.append(escape(_PROSE_ESCAPES.sub(r"\1", text[last:m.start()])))
-        parts.append(formula(m.group(1), display=True) if m.group(1) is not None else formula(m.group(2)))
+    for m in _TABULAR.finditer(text):
+        parts += [_mixed(text[last:m.start()].strip("\n")), _table(m.group(1))]
         last = m.end()
-    parts.append(escape(_PROSE_ESCAPES.sub(r"\1", text[last:])))
+    parts.append(_mixed(text[last:].strip("\n")))
     return Markup("").join(parts)
 
 
@@ -54,3 +197,51 @@ def prose(text: str | None) -> Markup:
     if not text:
         return Markup("")
     return statement(text) if "$" in text else escape(text)
+
+
+_WORD = re.compile(r"^\(?[A-Za-z][a-z]+[,.;:)]?$|^[A-Za-z]{3,}[,.;:)]?$")
+_LATEX_MARK = re.compile(r"[\\_^{}]")
+_BARE_SUBSCRIPT = re.compile(r"([_^])([A-Za-z]{2,})")  # d_null: a title's plain-text subscript
+_FUNCTION_NAME = re.compile(r"(?<![\\A-Za-z])(exp|log|min|max|det|tr|diag|rank|Var|sin|cos)(?![A-Za-z])")
+
+
+def title(text: str | None) -> Markup:
+    """A claim title, often prose with LaTeX fragments (``\\Pi R_{sp} \\Pi approx``): each run of words
+    that are not plain English words is rendered as one inline formula when it holds LaTeX; the rest
+    stays text."""
+    if not text:
+        return Markup("")
+    if "$" in text:
+        return _mixed(text)
+    out: list[Markup] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            source = " ".join(run)
+            out.append(_title_formula(source) if _LATEX_MARK.search(source) else escape(source))
+            run.clear()
+
+    for token in text.split():
+        if _WORD.match(token) and not (run and _is_command(run[-1])):
+            flush()
+            out.append(escape(token))
+        else:
+            run.append(token)
+    flush()
+    return Markup(" ").join(out)
+
+
+def _is_command(token: str) -> bool:
+    """An accent or font command (\\tilde, \\mathcal) that takes the next word as its argument."""
+    return re.fullmatch(r"\\(tilde|hat|widehat|widetilde|bar|overline|vec|dot|math[a-z]+|operatorname)", token) is not None
+
+
+def _title_formula(source: str) -> Markup:
+    try:
+        tree = ET.fromstring(convert(_normalise(_FUNCTION_NAME.sub(r"\\operatorname{\1}", _BARE_SUBSCRIPT.sub(r"\1{\2}", source))),
+                                      display="inline"))
+    except Exception:  # noqa: BLE001 - see formula(): unknown LaTeX stays as text
+        return escape(source)
+    _repair(tree)
+    return Markup(_XMLNS.sub("", ET.tostring(tree, encoding="unicode", short_empty_elements=False), count=1))

@@ -5,11 +5,18 @@ constant's smallest admissible value along its sweep. For the whole report: the 
 bound, the positional-encoding paper's stress against rank with baselines (computed on the synthetic
 corpus), and the variance of i.i.d. against orthogonal random features. Plotted data come from the
 engine's results or are computed here from ``pyverify.attention``; no verdict is computed here.
+
+A figure plots what its claim's verdict rests on: the order plot the instance whose order decides,
+the constant plot the existential choice the verdict made, the tightness plot only bounds whose verdict
+is lhs <= rhs at every instance (a constant claim's ratio is no violation). Each figure records the
+values it draws, keyed by claim, in its SVG description, and names its bars and lines (``gid``), so a
+test can set every drawn value beside its claim's verdict.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 from pathlib import Path
@@ -28,7 +35,7 @@ from ..engine import Result  # noqa: E402
 from ..registry import Registry  # noqa: E402
 
 FOLDER = "plots"
-COLORS = {"refuted": "#d1242f", "holds": "#2da44e", "symbolic": "#1a7f37", "proved": "#0b5f2a"}
+COLORS = {"refuted": "#d1242f", "holds": "#2da44e", "symbolic": "#1a7f37", "proved": "#0b5f2a", "consistent": "#0969da"}
 # byte-stable SVG: fixed ids and no creation date, so an unchanged report is an unchanged file
 STYLE = {"svg.hashsalt": "pyverify", "svg.fonttype": "none", "font.size": 9, "figure.dpi": 100}
 # Settings of the positional-encoding paper's Table 3 (n = 32 positions, |V| = 200, d = 16), one corpus
@@ -41,9 +48,13 @@ def file_stem(claim_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9.\-]", "_", claim_id)
 
 
-def _save(fig: Any, out: Path, name: str) -> str:
+def _save(fig: Any, out: Path, name: str, plotted: dict | None = None) -> str:
+    """Write the figure; ``plotted`` (the values drawn, as JSON) goes into its description."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    metadata = {"Date": None}
+    if plotted is not None:
+        metadata["Description"] = json.dumps(plotted, sort_keys=True)
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata=metadata)
     plt.close(fig)
     (out / FOLDER).mkdir(parents=True, exist_ok=True)
     write_bytes_atomic(out / FOLDER / name, buf.getvalue())
@@ -51,52 +62,76 @@ def _save(fig: Any, out: Path, name: str) -> str:
 
 
 def order_plot(claim_id: str, order: dict, out: Path) -> str | None:
-    """Measured error against the parameter (log-log) with a line of the claimed slope."""
+    """Measured error against the parameter (log-log), the instance the verdict rests on first and
+    drawn bold, with a line of the claimed slope."""
     values, series = order.get("values"), order.get("series")
     if not values or not series:
         return None
+    worst = order["measured_worst"]
     fig, ax = plt.subplots(figsize=(4.2, 3.0))
-    for i, ys in enumerate(series):
-        ax.loglog(values, ys, "o-", lw=1, ms=3, label="measured (one instance each)" if i == 0 else None)
+    for i, ys in enumerate(series):   # the engine puts the instance the verdict rests on first
+        (line,) = ax.loglog(values, ys, "o-", lw=2 if i == 0 else 0.8, ms=3, color="#1f2328" if i == 0 else "#8c959f",
+                            label=f"worst instance: order {worst:.3f}" if i == 0 else "other instances" if i == 1 else None)
+        line.set_gid(f"series-{i}")
     claimed = float(order["claimed"])
     anchor_x, anchor_y = values[0], max(ys[0] for ys in series)
-    ax.loglog(values, [anchor_y * (v / anchor_x) ** claimed for v in values], "k--", lw=1,
-              label=f"claimed order {claimed:g}")
+    (line,) = ax.loglog(values, [anchor_y * (v / anchor_x) ** claimed for v in values], "k--", lw=1,
+                        label=f"claimed order {claimed:g}")
+    line.set_gid("claimed")
     ax.set_xlabel(order.get("param", "parameter"))
     ax.set_ylabel("error")
-    ax.set_title(f"{claim_id}: measured order {order.get('measured_median', float('nan')):.3g}", fontsize=9)
+    ax.set_title(f"{claim_id}: measured order {worst:.3f} (median {order.get('measured_median', float('nan')):.3f})",
+                 fontsize=9)
     ax.legend(fontsize=7)
-    return _save(fig, out, f"{file_stem(claim_id)}-order.svg")
+    plotted = {"kind": "order", "claim": claim_id, "values": values, "series": series, "claimed": claimed,
+               "direction": order.get("direction"), "exact": order.get("exact"), "tolerance": order.get("tolerance"),
+               "worst": worst}
+    return _save(fig, out, f"{file_stem(claim_id)}-order.svg", plotted)
 
 
 def constants_plot(claim_id: str, constants: list[dict], out: Path) -> str | None:
-    """The smallest admissible constant at each point of the sweep, one line per bound."""
+    """The smallest admissible constant at each point of the sweep, one line per bound; where the
+    statement chooses constants (exists C1 ...), one line per choice, the verdict's choice solid."""
     rows = [c for c in constants if c.get("by_size")]
     if not rows:
         return None
     fig, ax = plt.subplots(figsize=(4.2, 3.0))
     labels: list[str] = []
-    for c in rows:
-        sizes = c["by_size"]
-        varying = [k for k in sizes[0]["dims"] if len({str(s["dims"].get(k)) for s in sizes}) > 1]
-        if len(varying) == 1 and all(isinstance(s["dims"][varying[0]], (int, float)) for s in sizes):
-            xs = [float(s["dims"][varying[0]]) for s in sizes]
-            ax.set_xlabel(varying[0])
-            if min(xs) > 0 and max(xs) / min(xs) >= 10:
-                ax.set_xscale("log")
-        else:
-            xs = list(range(len(sizes)))
-            labels = [", ".join(f"{k}={v}" for k, v in s["dims"].items()) for s in sizes]
-        ax.plot(xs, [s["ratio"] for s in sizes], "o-", lw=1, ms=3, label=_short(c.get("relation", "")))
+    plotted: dict[str, Any] = {"kind": "constants", "claim": claim_id, "lines": []}
+    for j, c in enumerate(rows):
+        chosen = c.get("chosen") or {}
+        groups: dict[tuple, list[dict]] = {}
+        for s in c["by_size"]:
+            groups.setdefault(tuple((k, s["dims"].get(k)) for k in chosen), []).append(s)
+        for choice, sizes in groups.items():
+            dims = [{k: v for k, v in s["dims"].items() if k not in chosen} for s in sizes]
+            varying = [k for k in dims[0] if len({str(d.get(k)) for d in dims}) > 1]
+            if len(varying) == 1 and all(isinstance(d[varying[0]], (int, float)) for d in dims):
+                xs = [float(d[varying[0]]) for d in dims]
+                ax.set_xlabel(varying[0])
+                if min(xs) > 0 and max(xs) / min(xs) >= 10:
+                    ax.set_xscale("log")
+            else:
+                xs = list(range(len(sizes)))
+                labels = [", ".join(f"{k}={v}" for k, v in d.items()) for d in dims]
+            verdicts_choice = not chosen or dict(choice) == chosen
+            name = _short(c.get("relation", "")) if not chosen else ", ".join(f"{k} = {v}" for k, v in choice) + (
+                ": the verdict's choice" if verdicts_choice else ": not needed")
+            ys = [s["ratio"] for s in sizes]
+            (line,) = ax.plot(xs, ys, "o-" if verdicts_choice else "o--", lw=1.5 if verdicts_choice else 0.8, ms=3,
+                              color=None if verdicts_choice else "#8c959f", label=name)
+            line.set_gid(f"constant-{j}-{'verdict' if verdicts_choice else 'other'}")
+            plotted["lines"].append({"relation": c.get("relation"), "choice": dict(choice), "verdict": verdicts_choice,
+                                     "x": xs, "y": ys})
     if labels:
         ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=7)
-    ratios = [s["ratio"] for c in rows for s in c["by_size"] if isinstance(s["ratio"], (int, float))]
+    ratios = [y for line in plotted["lines"] for y in line["y"] if isinstance(y, (int, float))]
     if ratios and min(ratios) > 0 and max(ratios) / min(ratios) > 30:  # a growing constant spans decades
         ax.set_yscale("log")
     ax.set_ylabel("smallest admissible constant")
     ax.set_title(f"{claim_id}: constant along the sweep", fontsize=9)
     ax.legend(fontsize=6)
-    return _save(fig, out, f"{file_stem(claim_id)}-constants.svg")
+    return _save(fig, out, f"{file_stem(claim_id)}-constants.svg", plotted)
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -104,22 +139,27 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def tightness_plot(rows: list[tuple[str, float, str]], out: Path) -> str | None:
-    """Every bound's tightness (largest lhs/rhs found): near 1 the bound is attained, far below it is loose."""
+    """The tightness (largest lhs/rhs) of every bound checked pointwise: near 1 the bound is attained,
+    far below it is loose, beyond 1 violated. Rows are (claim id, tightness, verdict)."""
     rows = sorted((r for r in rows if r[1] is not None and math.isfinite(r[1]) and r[1] > 0), key=lambda r: r[1])
     if not rows:
         return None
     fig, ax = plt.subplots(figsize=(6.0, 0.6 + 0.13 * len(rows)))
-    ax.barh(range(len(rows)), [r[1] for r in rows], color=[COLORS.get(r[2], "#8c959f") for r in rows])
+    bars = ax.barh(range(len(rows)), [r[1] for r in rows], color=[COLORS.get(r[2], "#8c959f") for r in rows])
+    for bar, (cid, _, _) in zip(bars, rows):
+        bar.set_gid(f"bar-{cid}")
     ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=6)
-    ax.axvline(1.0, color="k", lw=0.8, ls="--")
+    ax.axvline(1.0, color="k", lw=0.8, ls="--", gid="limit")
     ax.set_xscale("log")
     ax.set_xlabel("tightness: largest left/right ratio found (1 = attained; > 1 = violated)")
     ax.set_ylim(-0.6, len(rows) - 0.4)
     for verdict in sorted({r[2] for r in rows}):
         ax.barh([0], [0], color=COLORS.get(verdict, "#8c959f"), label=verdict)  # legend entries only
     ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("Tightness of the bounds", fontsize=9)
-    return _save(fig, out, "tightness.svg")
+    ax.set_title("Tightness of the bounds checked pointwise", fontsize=9)
+    plotted = {"kind": "tightness", "bars": [{"claim": cid, "value": value, "colour": COLORS.get(v, "#8c959f")}
+                                             for cid, value, v in rows]}
+    return _save(fig, out, "tightness.svg", plotted)
 
 
 def positional_stress_plot(out: Path, settings: dict = PE_SETTINGS) -> str:
@@ -200,7 +240,8 @@ def write_plots(registry: Registry, results: list[Result], out: Path) -> dict[st
             made = {k: v for k, v in made.items() if v}
             if made:
                 paths[r.id] = made
-            if details.get("tightness") is not None:
+            # a constant claim's ratio is its constant, not a violation: its own figure shows it
+            if details.get("tightness") is not None and not details.get("constants"):
                 tightness.append((r.id, float(details["tightness"]), r.verdict.value))
         overview = {"tightness": tightness_plot(tightness, out),
                     "positional-stress": positional_stress_plot(out),

@@ -13,7 +13,7 @@ from markupsafe import Markup
 from .layout import NODE_H, NODE_W, GraphLayout
 
 VERDICT_FILL = {
-    "proved": "#1a7f37", "symbolic": "#2da44e", "holds": "#aceebb", "consistent": "#b6e3ff", "refuted": "#d1242f",
+    "proved": "#0f5323", "symbolic": "#1a7f37", "holds": "#aceebb", "consistent": "#b6e3ff", "refuted": "#d1242f",
     "vacuous": "#d4a72c", "not-checkable": "#eaeef2", "error": "#8250df", None: "#ffffff",
 }
 VERDICT_MEANING = {
@@ -28,6 +28,23 @@ VERDICT_MEANING = {
     None: "not run",
 }
 DARK_FILLS = {"proved", "refuted", "error", "symbolic"}
+# Every verdict also has a mark that is not a colour (drawn, not a font glyph, so no font can lack it):
+# verdict -> (path in a box of -4..4, filled, words)
+VERDICT_MARK = {
+    "proved": ("M-3,-3h6v6h-6z", True, "filled square (Q.E.D.)"),
+    "symbolic": ("M3,-3.5H-3L0.5,0L-3,3.5H3", False, "sigma"),
+    "holds": ("M-3.5,0.5L-1,3L3.5,-3", False, "tick"),
+    "consistent": ("M-3.5,-1.6H3.5M-3.5,1.6H3.5", False, "equals sign (agrees with the code)"),
+    "refuted": ("M-3,-3L3,3M3,-3L-3,3", False, "cross"),
+    "vacuous": ("M3,0A3,3 0 1 1 -3,0A3,3 0 1 1 3,0ZM-4,4L4,-4", False, "empty set"),
+    "not-checkable": ("M-3.5,0H3.5", False, "dash"),
+    "error": ("M1,-4L-2,0.5H1.5L-1,4", False, "lightning bolt"),
+    None: ("M2,0A2,2 0 1 1 -2,0A2,2 0 1 1 2,0Z", False, "small ring"),
+}
+MARK_X = 10.0                 # centre of the verdict mark, inside the node's left end
+LABEL_LEFT = 19.0             # the label is centred in the rest of the node
+LABEL_ROOM = 118.0            # its advance width at most: glyph outlines reach a few units beyond it
+LABEL_CHAR_W = 6.8            # a conservative width of one character of the label font at 10 px
 
 # formal status -> (stroke colour, width, dash pattern, words)
 FORMAL_BORDER = {
@@ -89,10 +106,45 @@ def _outline(kind: str, fill: str, stroke: str, width: float, dash: str) -> Mark
     return shape
 
 
-def swatch(kind: str = "definition", fill: str = "#ffffff", formal: str = "none", mark: str | None = None) -> Markup:
-    """A small drawing of one outline for the legend (no claim behind it)."""
+def verdict_mark(verdict: str | None, x: float = MARK_X, y: float = _H / 2) -> Markup:
+    path, filled, _ = VERDICT_MARK.get(verdict, VERDICT_MARK[None])
+    paint = 'fill="#1f2328" stroke="none"' if filled else 'fill="none" stroke="#1f2328" stroke-width="1.6"'
+    return Markup('<g class="vmark" data-mark="{}" transform="translate({},{})"><circle r="6.5" fill="#fff" '
+                  'stroke="#57606a" stroke-width="0.8"/><path d="{}" {} stroke-linecap="round" stroke-linejoin="round"/></g>'
+                  ).format(verdict or "not-run", x, y, path, Markup(paint))
+
+
+def label_lines(text: str) -> list[str]:
+    """An id on one line, or on two cut after a '.' or '-' nearest the middle (never shortened)."""
+    room = int(LABEL_ROOM / LABEL_CHAR_W)
+    if len(text) <= room:
+        return [text]
+    cuts = [i + 1 for i, ch in enumerate(text[:-1]) if ch in ".-_"] or [len(text) // 2]
+    cut = min(cuts, key=lambda i: max(i, len(text) - i))
+    return [text[:cut], text[cut:]]
+
+
+def _label(text: str, dark: bool) -> Markup:
+    lines = label_lines(text)
+    cls = "label dark" if dark else "label"
+    centre, room = (LABEL_LEFT + _W) / 2 - 1, LABEL_ROOM
+    spans = []
+    for i, line in enumerate(lines):
+        y = _H / 2 + 3.5 + (i - (len(lines) - 1) / 2) * 11
+        fit = Markup(' textLength="{:.0f}" lengthAdjust="spacingAndGlyphs"').format(room) \
+            if len(line) * LABEL_CHAR_W > room else Markup("")
+        spans.append(Markup('<tspan x="{:g}" y="{:g}"{}>{}</tspan>').format(centre, y, fit, line))
+    return Markup('<text class="{}" font-size="{}">{}</text>').format(cls, 11 if len(lines) == 1 else 10,
+                                                                     Markup("").join(spans))
+
+
+def swatch(kind: str = "definition", fill: str = "#ffffff", formal: str = "none", mark: str | None = None,
+           verdict: str | None = "") -> Markup:
+    """A small drawing of one outline for the legend (no claim behind it); ``verdict`` adds its mark."""
     stroke, width, dash, _ = FORMAL_BORDER[formal]
     body = _outline(kind, fill, stroke, width, dash)
+    if verdict != "":
+        body += verdict_mark(verdict)
     if mark:
         sym, color, _ = SEVERITY_MARK[mark]
         body += Markup('<g transform="translate({},0)"><circle r="7" fill="{}" stroke="white"/>'
@@ -124,10 +176,8 @@ def node(claim: dict, x: float, y: float) -> Markup:
     stroke, width, dash, _ = FORMAL_BORDER.get(formal, FORMAL_BORDER["none"])
     kind = claim.get("kind", "")
     sev = severity_level(claim)
-    parts = [_outline(kind, VERDICT_FILL.get(verdict, "#ffffff"), stroke, width, dash)]
-    label = claim["id"] if len(claim["id"]) <= 22 else claim["id"][:21] + "…"
-    parts.append(Markup('<text x="{}" y="{}" class="{}">{}</text>').format(
-        _W / 2, _H / 2 + 4, "label dark" if verdict in DARK_FILLS else "label", label))
+    parts = [_outline(kind, VERDICT_FILL.get(verdict, "#ffffff"), stroke, width, dash), verdict_mark(verdict),
+             _label(claim["id"], verdict in DARK_FILLS)]
     if sev:
         sym, color, _ = SEVERITY_MARK[sev]
         parts.append(Markup('<g class="sev" transform="translate({},0)"><circle r="7" fill="{}" stroke="white"/>'
@@ -135,10 +185,11 @@ def node(claim: dict, x: float, y: float) -> Markup:
     if standing(claim) == "rests-on-false":
         parts.append(Markup('<polygon class="rests" points="-3,-3 11,-3 -3,11" fill="#d1242f"/>'))
     title = f"{claim['id']}: {claim.get('title') or ''} [{claim.get('kind')}] — {verdict or 'not run'}"
+    # one node of the drawing is a tab stop at a time (the page's script moves it; arrows go between nodes)
     return Markup(
         '<g class="node" data-id="{id}" data-verdict="{v}" data-kind="{k}" data-doc="{d}" data-formal="{f}" '
-        'data-severity="{s}" data-standing="{st}" transform="translate({x:.1f},{y:.1f})" tabindex="0">'
-        '<title>{t}</title>{body}</g>').format(
+        'data-severity="{s}" data-standing="{st}" transform="translate({x:.1f},{y:.1f})" tabindex="-1" '
+        'role="button"><title>{t}</title>{body}</g>').format(
         id=claim["id"], v=verdict or "not-run", k=kind, d=claim.get("document", ""), f=formal,
         s=sev or "none", st=standing(claim), x=x, y=y, t=title, body=Markup("").join(parts))
 
@@ -170,15 +221,15 @@ def graph(view: str, placed: GraphLayout, claims: dict[str, dict]) -> Markup:
     nodes = [node(claims[cid], x, y) for cid, (x, y) in placed.nodes.items()]
     return Markup(
         '<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-view="{v}" viewBox="0 0 {w:.0f} {h:.0f}" '
-        'width="{w:.0f}" height="{h:.0f}" font-family="sans-serif" font-size="11">'
+        'width="{w:.0f}" height="{h:.0f}" data-node-w="{nw:g}" data-node-h="{nh:g}" font-family="sans-serif" font-size="11">'
         '<defs><marker id="arrow-{v}" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto">'
         '<path d="M0,0 L8,4 L0,8 z" fill="#8c959f"/></marker></defs>'
         '<g class="viewport"><g class="edges" marker-end="url(#arrow-{v})">{edges}</g><g class="nodes">{nodes}</g></g></svg>'
-    ).format(v=view, w=placed.width, h=placed.height, edges=Markup("").join(edges), nodes=Markup("").join(nodes))
+    ).format(v=view, w=placed.width, h=placed.height, nw=_W, nh=_H, edges=Markup("").join(edges), nodes=Markup("").join(nodes))
 
 
 STANDALONE_STYLE = """
-.label{text-anchor:middle;fill:#1f2328}.label.dark{fill:#fff}.mark{text-anchor:middle;fill:#fff;font-weight:bold;font-size:10px}
+.label{text-anchor:middle;fill:#1f2328;font-family:sans-serif}.label.dark{fill:#fff}.mark{text-anchor:middle;fill:#fff;font-weight:bold;font-size:10px}
 .edge{fill:none;stroke:#8c959f;stroke-width:1}.edge.implied{display:none}.edge.restates{stroke-dasharray:6 3}
 .edge.corrects{stroke:#1a7f37;stroke-dasharray:2 2}.edge.from-false{stroke:#d1242f}
 """
@@ -191,6 +242,7 @@ def standalone(placed: GraphLayout, claims: dict[str, dict]) -> str:
     legend += [f"fill {c}: {VERDICT_MEANING[v]}" for v, c in VERDICT_FILL.items()]
     legend += [f"border: {words}" for *_, words in FORMAL_BORDER.values()]
     legend += [f"mark '{s}': {words}" for s, _, words in SEVERITY_MARK.values()]
+    legend += [f"round mark at the left, {words}: {VERDICT_MEANING[v]}" for v, (_, _, words) in VERDICT_MARK.items()]
     legend += ["red corner triangle: rests on a false premise", "edge: premise -> statement using it (transitively reduced);"
                " dashed: restates, green dotted: corrects, red: from a refuted premise"]
     top = placed.height

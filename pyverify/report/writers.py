@@ -27,7 +27,7 @@ def write_svg(report: dict, path: Path, placed: layout.GraphLayout | None = None
 
 
 def write_html(report: dict, path: Path, views: dict[str, layout.GraphLayout] | None = None) -> None:
-    _write(path, html.render(report, views))
+    _write(path, html.render(report, views, Path(path).resolve().parent))
 
 
 def write_all(report: dict, out: Path, changes: dict[str, Any] | None = None) -> list[str]:

@@ -297,3 +297,26 @@ def test_input_validation():
     with pytest.raises(ValueError, match="post_rotation"):
         ESPRAttention(12, 2, 2, post_rotation="left")
     assert ESPRAttention(12, 2, 2).qkv.weight.dtype == F64  # float64 unless asked otherwise
+
+
+def test_plane_rotation_backward_against_finite_differences_and_a_planted_sign_error(monkeypatch):
+    """The hand-written backward of the fused rotation (inverse rotation of the gradient, angle gradient from
+    the saved cos and sin) matches finite differences; with theta's gradient negated it does not."""
+    from pyverify.attention.rotations.layer import _PlaneRotation
+
+    g = torch.Generator().manual_seed(5)
+    a, b = (torch.randn(2, 3, 2, 2, 4, generator=g, dtype=F64, requires_grad=True) for _ in range(2))
+    theta = (5 * torch.randn(2, 3, 1, 2, 4, generator=g, dtype=F64)).requires_grad_()
+    assert torch.autograd.gradcheck(_PlaneRotation.apply, (a, b, theta))
+    x, y = _PlaneRotation.apply(a, b, theta)
+    (g,) = torch.autograd.grad((x * y).sum(), theta, create_graph=True)
+    with pytest.raises(RuntimeError, match="once_differentiable|twice"):  # no silently wrong second derivative
+        g.sum().backward()
+    backward = _PlaneRotation.backward
+
+    def planted(ctx, g_x, g_y):
+        g_a, g_b, g_theta = backward(ctx, g_x, g_y)
+        return g_a, g_b, -g_theta
+
+    monkeypatch.setattr(_PlaneRotation, "backward", staticmethod(planted))
+    assert not torch.autograd.gradcheck(_PlaneRotation.apply, (a, b, theta), raise_exception=False)

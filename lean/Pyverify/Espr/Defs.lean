@@ -276,6 +276,84 @@ theorem mexp_conj {n : ℕ} (U M : Matrix (Fin n) (Fin n) ℝ) (hU : IsUnit U) :
   unfold mexp
   exact Matrix.exp_conj ℝ U M hU
 
+/-! ## The exponential through ring homomorphisms: reindexing, two diagonal blocks
+
+`NormedSpace.exp` commutes with every continuous ring homomorphism (`NormedSpace.map_exp`). That lemma
+needs a norm on the rings; matrices carry none canonically, so Mathlib's operator norm
+(`Matrix.Norms.Operator`) is opened only inside the proofs, as Mathlib's own
+`Matrix.exp_add_of_commute` does: the statements keep the default topology of `Matrix`. -/
+
+/-- Reindexing square matrices along `e`, as a ring homomorphism. -/
+def realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
+    (e : ι ≃ κ) : Matrix ι ι ℝ →+* Matrix κ κ ℝ where
+  toFun M := M.submatrix e.symm e.symm
+  map_one' := Matrix.submatrix_one_equiv e.symm
+  map_mul' M N := (Matrix.submatrix_mul_equiv M N e.symm e.symm e.symm).symm
+  map_zero' := rfl
+  map_add' _ _ := rfl
+
+theorem continuous_realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ]
+    [DecidableEq κ] (e : ι ≃ κ) : Continuous (realReindexHom e) := by
+  show Continuous (fun M : Matrix ι ι ℝ => M.submatrix e.symm e.symm)
+  exact continuous_id.matrix_submatrix _ _
+
+/-- `exp` commutes with reindexing: `exp (M.submatrix e⁻¹ e⁻¹) = (exp M).submatrix e⁻¹ e⁻¹`. -/
+theorem exp_real_submatrix_equiv {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
+    (e : ι ≃ κ) (M : Matrix ι ι ℝ) :
+    NormedSpace.exp ℝ (M.submatrix e.symm e.symm) =
+      (NormedSpace.exp ℝ M).submatrix e.symm e.symm := by
+  have h : realReindexHom e (NormedSpace.exp ℝ M) = NormedSpace.exp ℝ (realReindexHom e M) := by
+    open scoped Matrix.Norms.Operator in
+    exact NormedSpace.map_exp ℝ (realReindexHom e) (continuous_realReindexHom e) M
+  exact h.symm
+
+/-- `(A, B) ↦ fromBlocks A 0 0 B`, as a ring homomorphism from the product ring. -/
+def diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ] :
+    Matrix ι ι ℝ × Matrix κ κ ℝ →+* Matrix (ι ⊕ κ) (ι ⊕ κ) ℝ where
+  toFun p := fromBlocks p.1 0 0 p.2
+  map_one' := Matrix.fromBlocks_one
+  map_mul' p q := by
+    show fromBlocks (p.1 * q.1) 0 0 (p.2 * q.2) = fromBlocks p.1 0 0 p.2 * fromBlocks q.1 0 0 q.2
+    rw [Matrix.fromBlocks_multiply]
+    simp only [Matrix.mul_zero, Matrix.zero_mul, add_zero, zero_add]
+  map_zero' := Matrix.fromBlocks_zero
+  map_add' p q := by
+    show fromBlocks (p.1 + q.1) 0 0 (p.2 + q.2) = fromBlocks p.1 0 0 p.2 + fromBlocks q.1 0 0 q.2
+    simp only [Matrix.fromBlocks_add, add_zero]
+
+theorem continuous_diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ]
+    [DecidableEq κ] : Continuous (diagBlocksHom ι κ) := by
+  show Continuous (fun p : Matrix ι ι ℝ × Matrix κ κ ℝ => fromBlocks p.1 0 0 p.2)
+  exact continuous_fst.matrix_fromBlocks continuous_const continuous_const continuous_snd
+
+/-- `exp (A ⊕ B) = exp A ⊕ exp B` for two diagonal blocks (through `diagBlocksHom` and the
+exponential of the product ring, which is taken componentwise). -/
+theorem exp_real_fromBlocks_diag {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
+    (A : Matrix ι ι ℝ) (B : Matrix κ κ ℝ) :
+    NormedSpace.exp ℝ (fromBlocks A 0 0 B) =
+      fromBlocks (NormedSpace.exp ℝ A) 0 0 (NormedSpace.exp ℝ B) := by
+  have hmap : diagBlocksHom ι κ (NormedSpace.exp ℝ (A, B)) =
+      NormedSpace.exp ℝ (diagBlocksHom ι κ (A, B)) := by
+    open scoped Matrix.Norms.Operator in
+    exact NormedSpace.map_exp ℝ (diagBlocksHom ι κ) (continuous_diagBlocksHom ι κ) (A, B)
+  have hfst : (NormedSpace.exp ℝ (A, B)).1 = NormedSpace.exp ℝ A := by
+    open scoped Matrix.Norms.Operator in
+    exact Prod.fst_exp ℝ (A, B)
+  have hsnd : (NormedSpace.exp ℝ (A, B)).2 = NormedSpace.exp ℝ B := by
+    open scoped Matrix.Norms.Operator in
+    exact Prod.snd_exp ℝ (A, B)
+  calc NormedSpace.exp ℝ (fromBlocks A 0 0 B)
+      = NormedSpace.exp ℝ (diagBlocksHom ι κ (A, B)) := rfl
+    _ = diagBlocksHom ι κ (NormedSpace.exp ℝ (A, B)) := hmap.symm
+    _ = fromBlocks (NormedSpace.exp ℝ (A, B)).1 0 0 (NormedSpace.exp ℝ (A, B)).2 := rfl
+    _ = fromBlocks (NormedSpace.exp ℝ A) 0 0 (NormedSpace.exp ℝ B) := by rw [hfst, hsnd]
+
+/-- Part of **T0.11**: `exp(M₁ ⊕ M₂) = exp(M₁) ⊕ exp(M₂)` (two blocks). -/
+theorem mexp_dsum {a b : ℕ} (M₁ : Matrix (Fin a) (Fin a) ℝ) (M₂ : Matrix (Fin b) (Fin b) ℝ) :
+    mexp (dsum M₁ M₂) = dsum (mexp M₁) (mexp M₂) := by
+  unfold mexp dsum
+  rw [exp_real_submatrix_equiv finSumFinEquiv, exp_real_fromBlocks_diag]
+
 /-! ## Small algebraic facts shared by the tiers -/
 
 theorem bracket_eq_zero_iff_commute {n : ℕ} (A B : Matrix (Fin n) (Fin n) ℝ) :
@@ -395,6 +473,33 @@ theorem eq_conj_of_isOrth {n : ℕ} {U : Matrix (Fin n) (Fin n) ℝ} (hU : IsOrt
 theorem mulVec_dotProduct_eq {n : ℕ} (A : Matrix (Fin n) (Fin n) ℝ) (y z : Fin n → ℝ) :
     (A *ᵥ y) ⬝ᵥ z = y ⬝ᵥ (Aᵀ *ᵥ z) := by
   rw [Matrix.dotProduct_mulVec, Matrix.vecMul_transpose]
+
+/-- `vᵀ S v = 0` for skew-symmetric `S`. -/
+theorem skew_quadratic_zero {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S)
+    (v : Fin n → ℝ) : v ⬝ᵥ (S *ᵥ v) = 0 := by
+  have hS' : Sᵀ = -S := hS
+  have h := mulVec_dotProduct_eq S v v
+  rw [dotProduct_comm, hS', Matrix.neg_mulVec, dotProduct_neg] at h
+  linarith
+
+/-- `aᵀ S b = -(bᵀ S a)` for skew-symmetric `S`. -/
+theorem skew_dotProduct_antisymm {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S)
+    (a b : Fin n → ℝ) : a ⬝ᵥ (S *ᵥ b) = -(b ⬝ᵥ (S *ᵥ a)) := by
+  have hS' : Sᵀ = -S := hS
+  have h := mulVec_dotProduct_eq S a b
+  rw [hS', Matrix.neg_mulVec, dotProduct_neg, dotProduct_comm] at h
+  linarith
+
+/-- The real part of `S x` for a real matrix `S` and a complex vector `x` is `S` applied to the
+real parts of `x`. -/
+theorem re_map_ofReal_mulVec {n : ℕ} (S : Matrix (Fin n) (Fin n) ℝ) (x : Fin n → ℂ) (i : Fin n) :
+    ((S.map (fun r : ℝ => (r : ℂ)) *ᵥ x) i).re = (S *ᵥ fun j => (x j).re) i := by
+  simp only [Matrix.mulVec, dotProduct, Matrix.map_apply, Complex.re_sum, Complex.re_ofReal_mul]
+
+/-- The imaginary part of `S x` for a real matrix `S` is `S` applied to the imaginary parts. -/
+theorem im_map_ofReal_mulVec {n : ℕ} (S : Matrix (Fin n) (Fin n) ℝ) (x : Fin n → ℂ) (i : Fin n) :
+    ((S.map (fun r : ℝ => (r : ℂ)) *ᵥ x) i).im = (S *ᵥ fun j => (x j).im) i := by
+  simp only [Matrix.mulVec, dotProduct, Matrix.map_apply, Complex.im_sum, Complex.im_ofReal_mul]
 
 /-! ## Direct sums of two blocks -/
 

@@ -54,20 +54,14 @@ attribute [local instance] Matrix.instL2OpNormedAddCommGroup
 
 /-- `|0| = 0` for the operator norm of T0.9. -/
 theorem opNorm_zero_matrix {m n : ℕ} : opNorm (0 : Matrix (Fin m) (Fin n) ℝ) = 0 := by
-  first
-  | (unfold opNorm
-     exact norm_zero
-     done)
-  | sorry
+  unfold opNorm
+  exact norm_zero
 
 /-- `|M| > 0` for `M ≠ 0` (the operator norm of T0.9 is a norm). -/
 theorem opNorm_pos_of_ne_zero {m n : ℕ} {M : Matrix (Fin m) (Fin n) ℝ} (h : M ≠ 0) :
     0 < opNorm M := by
-  first
-  | (unfold opNorm
-     exact norm_pos_iff.mpr h
-     done)
-  | sorry
+  unfold opNorm
+  exact norm_pos_iff.mpr h
 
 end L2Norm
 

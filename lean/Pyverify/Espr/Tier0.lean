@@ -22,7 +22,7 @@ def approxEps {m n : ℕ} (ε : ℝ) (X Y : Matrix (Fin m) (Fin n) ℝ) : Prop :
 theorem Jmat_skew : IsSkew Jmat := by
   unfold IsSkew Jmat
   ext i j
-  fin_cases i <;> fin_cases j <;> simp
+  fin_cases i <;> fin_cases j <;> simp [Matrix.transpose_apply, Matrix.neg_apply]
 
 theorem smul_Jmat_skew (θ : ℝ) : IsSkew (θ • Jmat) := by
   unfold IsSkew
@@ -174,11 +174,6 @@ theorem norm_inequalities : NormInequalitiesStatement := by
 theorem det_mexp {n : ℕ} (M : Matrix (Fin n) (Fin n) ℝ) : (mexp M).det = Real.exp M.trace := by
   sorry
 
-/-- Part of **T0.11**: `exp(M₁ ⊕ M₂) = exp(M₁) ⊕ exp(M₂)` (two blocks). -/
-theorem mexp_dsum {a b : ℕ} (M₁ : Matrix (Fin a) (Fin a) ℝ) (M₂ : Matrix (Fin b) (Fin b) ℝ) :
-    mexp (dsum M₁ M₂) = dsum (mexp M₁) (mexp M₂) := by
-  sorry
-
 /-- **T0.11** (espr-derivation, Tier 0): `[A, B] = 0 ⇒ exp(A + B) = exp(A) exp(B)`,
 `(exp M)ᵀ = exp(Mᵀ)`, `U` invertible ⇒ `exp(U M U⁻¹) = U exp(M) U⁻¹`,
 `det(exp M) = exp(tr M)`, `exp(⊕_u M_u) = ⊕_u exp(M_u)` (real matrices, as in the check; the
@@ -192,8 +187,8 @@ def ExpPropertiesStatement : Prop :=
   (∀ (a b : ℕ) (M₁ : Matrix (Fin a) (Fin a) ℝ) (M₂ : Matrix (Fin b) (Fin b) ℝ),
       mexp (dsum M₁ M₂) = dsum (mexp M₁) (mexp M₂))
 
-/-- **T0.11**: properties of the matrix exponential (the determinant and direct-sum parts rest on
-`det_mexp` and `mexp_dsum`, which are `sorry`). -/
+/-- **T0.11**: properties of the matrix exponential (the determinant part rests on `det_mexp`,
+which is `sorry`; the direct-sum part is `mexp_dsum` of `Defs`). -/
 theorem exp_properties : ExpPropertiesStatement :=
   ⟨fun _ A B h => mexp_add_of_commute A B ((bracket_eq_zero_iff_commute A B).mp h),
     fun _ M => (mexp_transpose M).symm, fun _ U M hU => mexp_conj U M hU,
@@ -264,13 +259,89 @@ theorem skew_normal {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S) :
   have hS' : Sᵀ = -S := hS
   rw [hS', Matrix.neg_mul, Matrix.mul_neg]
 
-/-- **T0.16**: skew-symmetric spectra are imaginary and symmetric under `λ ↦ -λ` (the spectral
-parts are `sorry`). -/
+/-- An eigenpair `S x = μ x` of a real skew `S` with a complex `x ≠ 0`: writing `a`, `b` for the real
+and imaginary parts of `x`, `S a = Re μ • a - Im μ • b` and `S b = Re μ • b + Im μ • a`, and
+`Re μ = 0` (from `aᵀ S a = bᵀ S b = 0`: `Re μ (|a|² + |b|²) = 0` with `|a|² + |b|² > 0`). -/
+theorem skew_eigen {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S) {μ : ℂ}
+    {x : Fin n → ℂ} (hx : x ≠ 0) (hEq : S.map (fun r : ℝ => (r : ℂ)) *ᵥ x = μ • x) :
+    μ.re = 0 ∧
+      S *ᵥ (fun j => (x j).re) = μ.re • (fun j => (x j).re) - μ.im • (fun j => (x j).im) ∧
+      S *ᵥ (fun j => (x j).im) = μ.re • (fun j => (x j).im) + μ.im • (fun j => (x j).re) := by
+  have hSa : S *ᵥ (fun j => (x j).re) =
+      μ.re • (fun j => (x j).re) - μ.im • (fun j => (x j).im) := by
+    funext i
+    have h := congrArg Complex.re (congrFun hEq i)
+    rw [re_map_ofReal_mulVec] at h
+    rw [h]
+    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Pi.sub_apply]
+  have hSb : S *ᵥ (fun j => (x j).im) =
+      μ.re • (fun j => (x j).im) + μ.im • (fun j => (x j).re) := by
+    funext i
+    have h := congrArg Complex.im (congrFun hEq i)
+    rw [im_map_ofReal_mulVec] at h
+    rw [h]
+    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_im, Pi.add_apply]
+  refine ⟨?_, hSa, hSb⟩
+  have ha0 := skew_quadratic_zero hS (fun j => (x j).re)
+  have hb0 := skew_quadratic_zero hS (fun j => (x j).im)
+  rw [hSa] at ha0
+  rw [hSb] at hb0
+  simp only [dotProduct_sub, dotProduct_add, dotProduct_smul, smul_eq_mul] at ha0 hb0
+  have hcomm : (fun j => (x j).im) ⬝ᵥ (fun j => (x j).re) =
+      (fun j => (x j).re) ⬝ᵥ (fun j => (x j).im) := dotProduct_comm _ _
+  rw [hcomm] at hb0
+  have hnna : 0 ≤ (fun j => (x j).re) ⬝ᵥ (fun j => (x j).re) := by
+    unfold dotProduct
+    exact Finset.sum_nonneg fun i _ => mul_self_nonneg _
+  have hnnb : 0 ≤ (fun j => (x j).im) ⬝ᵥ (fun j => (x j).im) := by
+    unfold dotProduct
+    exact Finset.sum_nonneg fun i _ => mul_self_nonneg _
+  have hpos : 0 < (fun j => (x j).re) ⬝ᵥ (fun j => (x j).re) +
+      (fun j => (x j).im) ⬝ᵥ (fun j => (x j).im) := by
+    by_contra hle
+    have hle' := not_lt.mp hle
+    have ha' : (fun j => (x j).re) ⬝ᵥ (fun j => (x j).re) = 0 := by linarith
+    have hb' : (fun j => (x j).im) ⬝ᵥ (fun j => (x j).im) = 0 := by linarith
+    rw [dotProduct_self_eq_zero] at ha' hb'
+    apply hx
+    funext j
+    apply Complex.ext
+    · exact congrFun ha' j
+    · exact congrFun hb' j
+  have hsum : μ.re * ((fun j => (x j).re) ⬝ᵥ (fun j => (x j).re) +
+      (fun j => (x j).im) ⬝ᵥ (fun j => (x j).im)) = 0 := by
+    linarith
+  rcases mul_eq_zero.mp hsum with h | h
+  · exact h
+  · linarith
+
+/-- **T0.16**: skew-symmetric spectra are imaginary (`skew_eigen`) and symmetric under `λ ↦ -λ`:
+`S x̄ = conj(μ) x̄ = -μ x̄` for the conjugate vector, since `S` is real and `Re μ = 0`. -/
 theorem skew_spectrum : SkewSpectrumStatement := by
   intro n S hS
   refine ⟨skew_normal hS, ?_, ?_⟩
-  · sorry
-  · sorry
+  · rintro μ ⟨x, hx, hEq⟩
+    exact (skew_eigen hS hx hEq).1
+  · rintro μ ⟨x, hx, hEq⟩
+    obtain ⟨hre, hSa, hSb⟩ := skew_eigen hS hx hEq
+    refine ⟨fun j => (starRingEnd ℂ) (x j), ?_, ?_⟩
+    · intro h0
+      apply hx
+      funext j
+      have h := congrArg (starRingEnd ℂ) (congrFun h0 j)
+      simpa using h
+    · funext i
+      apply Complex.ext
+      · rw [re_map_ofReal_mulVec]
+        simp only [Complex.conj_re]
+        rw [hSa]
+        simp only [Pi.sub_apply, Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.neg_re,
+          Complex.neg_im, Complex.conj_re, Complex.conj_im, hre] <;> ring
+      · rw [im_map_ofReal_mulVec]
+        simp only [Complex.conj_im]
+        rw [show (fun j => -(x j).im) = -(fun j => (x j).im) from rfl, Matrix.mulVec_neg, hSb]
+        simp only [Pi.neg_apply, Pi.add_apply, Pi.smul_apply, smul_eq_mul, Complex.mul_im,
+          Complex.neg_re, Complex.neg_im, Complex.conj_re, Complex.conj_im, hre] <;> ring
 
 /-! ### T0.18 -/
 

@@ -103,10 +103,88 @@ def RealPlanesCorrectedStatement : Prop :=
           reCol Uc j ⬝ᵥ imCol Uc j = 0) ∧
       ((∀ k, lam k j = 0) → ∃ v : Fin n → ℝ, v ≠ 0 ∧ ∀ k, L k *ᵥ v = 0)
 
-/-- **T2.2.corrected**: real invariant planes (lines for the null directions). Not proved here
-(complex/real bookkeeping of the eigenvector equations). -/
+/-- **T2.2.corrected**: real invariant planes (lines for the null directions). The column
+`u_j = a + i b` is an eigenvector, `L_k u_j = iλ u_j` (from `U_c U_c* = I`); its real and imaginary
+parts give `L a = -λ b`, `L b = λ a`; `|a|² + |b|² = 1` (a unit column); for `λ ≠ 0`,
+`aᵀ L a = 0` gives `a ⊥ b` and `bᵀ L a = -aᵀ L b` gives `|a|² = |b|²`; for `λ = 0` both parts are
+annihilated and one of them is nonzero. -/
 theorem real_planes_corrected : RealPlanesCorrectedStatement := by
-  sorry
+  intro n dc L Uc lam hL hU hdiag j
+  have hU' : Ucᴴ * Uc = 1 := hU
+  have hUU : Uc * Ucᴴ = 1 := Matrix.mul_eq_one_comm.mp hU'
+  have hcol : ∀ k, (L k).map (fun x : ℝ => (x : ℂ)) *ᵥ (fun i => Uc i j) =
+      (Complex.I * (lam k j : ℂ)) • (fun i => Uc i j) := by
+    intro k
+    have hLU : cplx (L k) * Uc = Uc * diagonal (fun l => Complex.I * (lam k l : ℂ)) := by
+      rw [← hdiag k, ← Matrix.mul_assoc, ← Matrix.mul_assoc, hUU, Matrix.one_mul]
+    funext i
+    have h := congrFun (congrFun hLU i) j
+    rw [Matrix.mul_diagonal] at h
+    show (cplx (L k) * Uc) i j = (Complex.I * (lam k j : ℂ)) * Uc i j
+    rw [h]
+    ring
+  have hre : ∀ k, L k *ᵥ reCol Uc j = -(lam k j) • imCol Uc j := by
+    intro k
+    funext i
+    have h := congrArg Complex.re (congrFun (hcol k) i)
+    rw [re_map_ofReal_mulVec] at h
+    show (L k *ᵥ fun l => (Uc l j).re) i = -(lam k j) * (Uc i j).im
+    rw [h]
+    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
+      Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
+    ring
+  have him : ∀ k, L k *ᵥ imCol Uc j = lam k j • reCol Uc j := by
+    intro k
+    funext i
+    have h := congrArg Complex.im (congrFun (hcol k) i)
+    rw [im_map_ofReal_mulVec] at h
+    show (L k *ᵥ fun l => (Uc l j).im) i = lam k j * (Uc i j).re
+    rw [h]
+    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
+      Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
+    ring
+  -- the column has unit length: `|a|² + |b|² = (U_c* U_c)_jj = 1`
+  have hnorm : reCol Uc j ⬝ᵥ reCol Uc j + imCol Uc j ⬝ᵥ imCol Uc j = 1 := by
+    have h := congrArg Complex.re (congrFun (congrFun hU' j) j)
+    rw [Matrix.mul_apply, Matrix.one_apply_eq, Complex.one_re, Complex.re_sum] at h
+    simp only [Matrix.conjTranspose_apply, Complex.star_def, Complex.mul_re, Complex.conj_re,
+      Complex.conj_im] at h
+    rw [← h]
+    show ∑ i, (Uc i j).re * (Uc i j).re + ∑ i, (Uc i j).im * (Uc i j).im = _
+    rw [← Finset.sum_add_distrib]
+    refine Finset.sum_congr rfl fun i _ => ?_
+    ring
+  refine ⟨fun k => ⟨hre k, him k⟩, ?_, ?_⟩
+  · rintro ⟨k, hk⟩
+    have hskew : IsSkew (L k) := hL.1 k
+    have h1 := skew_quadratic_zero hskew (reCol Uc j)
+    rw [hre k] at h1
+    simp only [dotProduct_smul, smul_eq_mul] at h1
+    have hab : reCol Uc j ⬝ᵥ imCol Uc j = 0 := by
+      rcases mul_eq_zero.mp h1 with h | h
+      · exact absurd (neg_eq_zero.mp h) hk
+      · exact h
+    have h2 := skew_dotProduct_antisymm hskew (imCol Uc j) (reCol Uc j)
+    rw [hre k, him k] at h2
+    simp only [dotProduct_smul, smul_eq_mul] at h2
+    have h3 : lam k j * (imCol Uc j ⬝ᵥ imCol Uc j - reCol Uc j ⬝ᵥ reCol Uc j) = 0 := by
+      linarith
+    have hsq : imCol Uc j ⬝ᵥ imCol Uc j = reCol Uc j ⬝ᵥ reCol Uc j := by
+      rcases mul_eq_zero.mp h3 with h | h
+      · exact absurd h hk
+      · linarith
+    exact ⟨by linarith, by linarith, hab⟩
+  · intro hz
+    have hLa0 : ∀ k, L k *ᵥ reCol Uc j = 0 := fun k => by
+      rw [hre k, hz k, neg_zero, zero_smul]
+    have hLb0 : ∀ k, L k *ᵥ imCol Uc j = 0 := fun k => by
+      rw [him k, hz k, zero_smul]
+    by_cases ha : reCol Uc j = 0
+    · refine ⟨imCol Uc j, ?_, hLb0⟩
+      intro hb
+      rw [ha, hb, dotProduct_zero, add_zero] at hnorm
+      exact zero_ne_one hnorm
+    · exact ⟨reCol Uc j, ha, hLa0⟩
 
 /-! ### T2.3 and its correction -/
 
@@ -155,19 +233,26 @@ theorem planeBlocks_lincomb {m dc : ℕ} (c : Fin dc → ℝ) (lam : Fin dc → 
   · simp only [if_pos h, Matrix.smul_apply, smul_eq_mul, Finset.sum_mul, mul_assoc]
   · simp only [if_neg h, mul_zero, Finset.sum_const_zero]
 
+/-- Scaling commutes with `· ⊕ 0`: blockwise (`Matrix.fromBlocks_smul`), then through the reindexing
+(`submatrix` of a scaled matrix is the scaled `submatrix`, by definition). -/
 theorem dsum_smul_left {a b : ℕ} (c : ℝ) (A : Matrix (Fin a) (Fin a) ℝ) :
     c • dsum A (0 : Matrix (Fin b) (Fin b) ℝ) = dsum (c • A) 0 := by
-  ext i j
+  have h : fromBlocks (c • A) (0 : Matrix (Fin a) (Fin b) ℝ) (0 : Matrix (Fin b) (Fin a) ℝ)
+      (0 : Matrix (Fin b) (Fin b) ℝ) = c • fromBlocks A 0 0 0 := by
+    simp only [Matrix.fromBlocks_smul, smul_zero]
   unfold dsum
-  simp only [Matrix.smul_apply, Matrix.submatrix_apply]
-  cases finSumFinEquiv.symm i <;> cases finSumFinEquiv.symm j <;> simp
+  rw [h]
+  rfl
 
+/-- Addition commutes with `· ⊕ 0` (`Matrix.fromBlocks_add`, then the reindexing, by definition). -/
 theorem dsum_add_left {a b : ℕ} (A A' : Matrix (Fin a) (Fin a) ℝ) :
     dsum (A + A') (0 : Matrix (Fin b) (Fin b) ℝ) = dsum A 0 + dsum A' 0 := by
-  ext i j
+  have h : fromBlocks (A + A') (0 : Matrix (Fin a) (Fin b) ℝ) (0 : Matrix (Fin b) (Fin a) ℝ)
+      (0 : Matrix (Fin b) (Fin b) ℝ) = fromBlocks A 0 0 0 + fromBlocks A' 0 0 0 := by
+    simp only [Matrix.fromBlocks_add, add_zero]
   unfold dsum
-  simp only [Matrix.add_apply, Matrix.submatrix_apply]
-  cases finSumFinEquiv.symm i <;> cases finSumFinEquiv.symm j <;> simp
+  rw [h]
+  rfl
 
 /-- `A ↦ A ⊕ 0` as an additive map. -/
 def dsumLeftHom (a b : ℕ) :
@@ -221,11 +306,24 @@ theorem conj_genSum_block : ConjGenSumStatement :=
 
 /-! ### T2.6, T2.7 -/
 
-/-- The exponential of the block normal form: `exp((⊕_u θ_u J) ⊕ 0) = (⊕_u R_2(θ_u)) ⊕ I`
-(block-diagonal exponential; not proved here). -/
+/-- `exp(⊕_u θ_u J) = ⊕_u R_2(θ_u)`: through the reindexing (`exp_real_submatrix_equiv`),
+Mathlib's `Matrix.exp_blockDiagonal`, and the exponential of a product of rings taken factorwise
+(`Pi.exp_def`, under Mathlib's operator norm on the factors). -/
+theorem mexp_planeBlocks {m : ℕ} (θ : Fin m → ℝ) : mexp (planeBlocks θ) = rotBlocks θ := by
+  have hpi : NormedSpace.exp ℝ (fun u : Fin m => θ u • Jmat) =
+      fun u => NormedSpace.exp ℝ (θ u • Jmat) := by
+    open scoped Matrix.Norms.Operator in
+    exact Pi.exp_def ℝ _
+  unfold planeBlocks rotBlocks R2 mexp
+  rw [exp_real_submatrix_equiv finProdFinEquiv, Matrix.exp_blockDiagonal ℝ]
+  exact congrArg (fun v : Fin m → Matrix (Fin 2) (Fin 2) ℝ =>
+    (blockDiagonal v).submatrix finProdFinEquiv.symm finProdFinEquiv.symm) hpi
+
+/-- The exponential of the block normal form: `exp((⊕_u θ_u J) ⊕ 0) = (⊕_u R_2(θ_u)) ⊕ I`. -/
 theorem mexp_jointBlockForm {m dnull : ℕ} (θ : Fin m → ℝ) :
     mexp (jointBlockForm dnull θ) = dsum (rotBlocks θ) 1 := by
-  sorry
+  unfold jointBlockForm
+  rw [mexp_dsum, mexp_planeBlocks, mexp_zero]
 
 /-- **T2.6** (espr-derivation, Tier 2): `exp(Uᵀ A(r) U) = (⊕_{u=1}^m R_2(θ_u(r))) ⊕ I_{d_null}`. -/
 def ExpBlockStatement : Prop :=
@@ -234,7 +332,7 @@ def ExpBlockStatement : Prop :=
     IsCommutingSkewFamily L → IsOrth U → (∀ k, Uᵀ * L k * U = jointBlockForm dnull (lam k)) →
     ∀ r : Fin dc → ℝ, mexp (Uᵀ * genSum L r * U) = dsum (rotBlocks (theta lam r)) 1
 
-/-- **T2.6**: the exponential in the joint block basis (rests on `mexp_jointBlockForm`). -/
+/-- **T2.6**: the exponential in the joint block basis. -/
 theorem exp_block : ExpBlockStatement := by
   intro m dnull dc L U lam _ _ hblock r
   rw [conj_genSum hblock r, mexp_jointBlockForm]
@@ -328,13 +426,38 @@ theorem piAct_mul_piNull {m dnull : ℕ} {U : Matrix (Fin (2 * m + dnull)) (Fin 
   rw [conj_mul_conj hU, dsum_mul, Matrix.mul_zero, Matrix.zero_mul, dsum_zero, Matrix.mul_zero,
     Matrix.zero_mul]
 
-/-- `rank(Π_act) = 2m` (rank of `diag(I_{2m}, 0)` under an orthogonal change of basis; not
-proved here). -/
+/-- `rank(I_a ⊕ 0_b) = a`: the block matrix is the diagonal matrix with `a` ones
+(`Matrix.rank_diagonal` counts the nonzero diagonal entries). -/
+theorem rank_dsum_one_zero (a b : ℕ) :
+    (dsum (1 : Matrix (Fin a) (Fin a) ℝ) (0 : Matrix (Fin b) (Fin b) ℝ)).rank = a := by
+  have hdiag : fromBlocks (1 : Matrix (Fin a) (Fin a) ℝ) 0 0 (0 : Matrix (Fin b) (Fin b) ℝ) =
+      diagonal (Sum.elim (fun _ : Fin a => (1 : ℝ)) (fun _ : Fin b => (0 : ℝ))) := by
+    rw [← Matrix.diagonal_one, ← Matrix.diagonal_zero, Matrix.fromBlocks_diagonal]
+  have hbij : Function.Bijective (fun k : Fin a =>
+      (⟨Sum.inl k, by simp⟩ :
+        {i : Fin a ⊕ Fin b // Sum.elim (fun _ : Fin a => (1 : ℝ)) (fun _ : Fin b => (0 : ℝ)) i ≠ 0})) := by
+    refine ⟨fun k l h => Sum.inl_injective (congrArg Subtype.val h), ?_⟩
+    rintro ⟨i | i, hi⟩
+    · exact ⟨i, rfl⟩
+    · exact (hi (by simp)).elim
+  unfold dsum
+  rw [Matrix.rank_submatrix, hdiag, Matrix.rank_diagonal]
+  exact (Fintype.card_of_bijective hbij).symm.trans (Fintype.card_fin a)
+
+/-- `rank(Π_act) = 2m`: multiplying by the invertible `U` and `Uᵀ` keeps the rank of
+`diag(I_{2m}, 0)`. -/
 theorem rank_piAct {m dnull : ℕ} {U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ}
     (hU : IsOrth U) : (piAct U).rank = 2 * m := by
-  sorry
+  have hdetU : IsUnit U.det := (Matrix.isUnit_iff_isUnit_det U).mp (isUnit_of_isOrth hU)
+  have hdetUT : IsUnit Uᵀ.det := by
+    rw [Matrix.det_transpose]
+    exact hdetU
+  unfold piAct
+  rw [Matrix.rank_mul_eq_left_of_isUnit_det Uᵀ _ hdetUT,
+    Matrix.rank_mul_eq_right_of_isUnit_det U _ hdetU]
+  exact rank_dsum_one_zero (2 * m) dnull
 
-/-- **T2.10**: the active and null projectors (the rank part rests on `rank_piAct`). -/
+/-- **T2.10**: the active and null projectors. -/
 theorem projectors : ProjectorsStatement := by
   intro m dnull U hU
   refine ⟨piAct_transpose U, piAct_idem hU, piNull_transpose U, piNull_idem hU,

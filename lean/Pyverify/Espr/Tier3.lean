@@ -21,14 +21,6 @@ theorem neg_isSkew {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S) : 
   unfold IsSkew
   rw [Matrix.transpose_neg, hS']
 
-/-- `vᵀ S v = 0` for skew-symmetric `S`. -/
-theorem skew_quadratic_zero {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S)
-    (v : Fin n → ℝ) : v ⬝ᵥ (S *ᵥ v) = 0 := by
-  have hS' : Sᵀ = -S := hS
-  have h := mulVec_dotProduct_eq S v v
-  rw [dotProduct_comm, hS', Matrix.neg_mulVec, dotProduct_neg] at h
-  linarith
-
 /-- `I + S` is invertible for real skew-symmetric `S` (`vᵀ (I + S) v = |v|²`). -/
 theorem isUnit_one_add_skew {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S) :
     IsUnit (1 + S) := by
@@ -244,17 +236,75 @@ def PostASubsetStatement : Prop :=
       (¬ ∃ x : Fin dnull → ℝ, x ≠ 0 ∧ Rn *ᵥ x = -x) →
         U * dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn * Uᵀ ∈ cayleyImage (2 * m + dnull))
 
-/-- If `R_null` has no eigenvalue `-1`, neither has `U diag(I, R_null) Uᵀ` (not proved here:
-block decomposition of the eigenvector). -/
+/-- The two blocks of `(A ⊕ B) y`: `A` acts on the first block of `y`, `B` on the second. -/
+theorem dsum_mulVec_blocks {a b : ℕ} (A : Matrix (Fin a) (Fin a) ℝ) (B : Matrix (Fin b) (Fin b) ℝ)
+    (y : Fin (a + b) → ℝ) (s : Fin a ⊕ Fin b) :
+    (dsum A B *ᵥ y) (finSumFinEquiv s) =
+      Sum.elim (A *ᵥ fun i => y (finSumFinEquiv (Sum.inl i)))
+        (B *ᵥ fun j => y (finSumFinEquiv (Sum.inr j))) s := by
+  unfold dsum
+  rw [Matrix.submatrix_mulVec_equiv, Matrix.fromBlocks_mulVec]
+  rcases s with i | j
+  · simp only [Function.comp_def, Equiv.symm_symm, Equiv.symm_apply_apply, Sum.elim_inl,
+      Pi.add_apply, Matrix.zero_mulVec, Pi.zero_apply, add_zero]
+  · simp only [Function.comp_def, Equiv.symm_symm, Equiv.symm_apply_apply, Sum.elim_inr,
+      Pi.add_apply, Matrix.zero_mulVec, Pi.zero_apply, zero_add]
+
+/-- If `R` has no eigenvalue `-1`, a vector with `(I ⊕ R) y = -y` is zero: its first block
+satisfies `y₁ = -y₁`, its second `R y₂ = -y₂`. -/
+theorem eq_zero_of_dsum_one_mulVec {a b : ℕ} {R : Matrix (Fin b) (Fin b) ℝ}
+    (hno : ¬ ∃ z : Fin b → ℝ, z ≠ 0 ∧ R *ᵥ z = -z) (y : Fin (a + b) → ℝ)
+    (hEq : dsum (1 : Matrix (Fin a) (Fin a) ℝ) R *ᵥ y = -y) : y = 0 := by
+  have hblk := fun s => dsum_mulVec_blocks (1 : Matrix (Fin a) (Fin a) ℝ) R y s
+  have hleft : ∀ i : Fin a, y (finSumFinEquiv (Sum.inl i)) = 0 := by
+    intro i
+    have h := hblk (Sum.inl i)
+    simp only [hEq, Matrix.one_mulVec, Sum.elim_inl, Pi.neg_apply] at h
+    linarith
+  have hright : R *ᵥ (fun j => y (finSumFinEquiv (Sum.inr j))) =
+      -(fun j => y (finSumFinEquiv (Sum.inr j))) := by
+    funext j
+    have h := hblk (Sum.inr j)
+    simp only [hEq, Sum.elim_inr, Pi.neg_apply] at h
+    simp only [Pi.neg_apply]
+    exact h.symm
+  have hz : (fun j => y (finSumFinEquiv (Sum.inr j))) = 0 := by
+    by_contra hne
+    exact hno ⟨_, hne, hright⟩
+  funext k
+  obtain ⟨s, rfl⟩ := finSumFinEquiv.surjective k
+  rcases s with i | j
+  · exact hleft i
+  · exact congrFun hz j
+
+/-- If `R_null` has no eigenvalue `-1`, neither has `U diag(I, R_null) Uᵀ`: an eigenvector `x`
+gives `diag(I, R_null) (Uᵀ x) = -(Uᵀ x)` (`Uᵀ U = I`), so `Uᵀ x = 0` and `x = U Uᵀ x = 0`. -/
 theorem no_neg_one_conj {m dnull : ℕ} {U : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ}
     (hU : IsOrth U) {Rn : Matrix (Fin dnull) (Fin dnull) ℝ}
     (hno : ¬ ∃ x : Fin dnull → ℝ, x ≠ 0 ∧ Rn *ᵥ x = -x) :
     ¬ ∃ x : Fin (2 * m + dnull) → ℝ, x ≠ 0 ∧
       (U * dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn * Uᵀ) *ᵥ x = -x := by
-  sorry
+  rintro ⟨x, hx, hEq⟩
+  have hU' : Uᵀ * U = 1 := hU
+  have hUU : U * Uᵀ = 1 := mul_transpose_of_isOrth hU
+  have hy : dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn *ᵥ (Uᵀ *ᵥ x) = -(Uᵀ *ᵥ x) := by
+    have h1 : Uᵀ *ᵥ ((U * dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn * Uᵀ) *ᵥ x) =
+        Uᵀ *ᵥ (-x) := by
+      rw [hEq]
+    rw [Matrix.mulVec_mulVec, Matrix.mulVec_neg] at h1
+    have h2 : Uᵀ * (U * dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn * Uᵀ) =
+        dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) Rn * Uᵀ := by
+      rw [← Matrix.mul_assoc, ← Matrix.mul_assoc, hU', Matrix.one_mul]
+    rw [h2, ← Matrix.mulVec_mulVec] at h1
+    exact h1
+  have h0 := eq_zero_of_dsum_one_mulVec hno (Uᵀ *ᵥ x) hy
+  apply hx
+  calc x = (U * Uᵀ) *ᵥ x := by rw [hUU, Matrix.one_mulVec]
+    _ = U *ᵥ (Uᵀ *ᵥ x) := by rw [Matrix.mulVec_mulVec]
+    _ = 0 := by rw [h0, Matrix.mulVec_zero]
 
 /-- **T3.4**: structured post-rotations are rotations, and Cayley images when `R_null` has no
-eigenvalue `-1` (the second part rests on `no_neg_one_conj`). -/
+eigenvalue `-1`. -/
 theorem postA_subset : PostASubsetStatement := by
   intro m dnull U hU
   refine ⟨?_, fun Rn hRn hno => ?_⟩

@@ -22,37 +22,27 @@ noncomputable section
 /-- `P_sp(S) = 2 (I + S)⁻¹ − I` whenever `I + S` is invertible. -/
 theorem cayley_eq_two_inv_sub_one {n : ℕ} (S : Matrix (Fin n) (Fin n) ℝ)
     (h : IsUnit (1 + S).det) : cayley S = (2 : ℝ) • (1 + S)⁻¹ - 1 := by
-  first
-  | (unfold cayley
-     have h1 : (1 - S) = (2 : ℝ) • (1 : Matrix (Fin n) (Fin n) ℝ) - (1 + S) := by
-       rw [two_smul]
-       abel
-       done
-     rw [h1, sub_mul, Matrix.mul_nonsing_inv _ h, smul_mul_assoc, one_mul]
-     done)
-  | sorry
+  unfold cayley
+  have h1 : (1 - S) = (2 : ℝ) • (1 : Matrix (Fin n) (Fin n) ℝ) - (1 + S) := by
+    rw [two_smul]
+    abel
+  rw [h1, sub_mul, Matrix.mul_nonsing_inv _ h, smul_mul_assoc, one_mul]
 
 /-- `X⁻¹ (Y − X) Y⁻¹ = X⁻¹ − Y⁻¹` for invertible `X = I + S₁`, `Y = I + S₂`. -/
 theorem inv_mul_sub_mul_inv {n : ℕ} (S1 S2 : Matrix (Fin n) (Fin n) ℝ)
     (h1 : IsUnit (1 + S1).det) (h2 : IsUnit (1 + S2).det) :
     (1 + S1)⁻¹ * (S2 - S1) * (1 + S2)⁻¹ = (1 + S1)⁻¹ - (1 + S2)⁻¹ := by
-  first
-  | (have e : S2 - S1 = (1 + S2) - (1 + S1) := by (abel; done)
-     rw [e, mul_sub, sub_mul, Matrix.nonsing_inv_mul _ h1, one_mul, mul_assoc,
-       Matrix.mul_nonsing_inv _ h2, mul_one]
-     done)
-  | sorry
+  have e : S2 - S1 = (1 + S2) - (1 + S1) := by (abel; done)
+  rw [e, mul_sub, sub_mul, Matrix.nonsing_inv_mul _ h1, one_mul, mul_assoc,
+    Matrix.mul_nonsing_inv _ h2, mul_one]
 
 /-- `P_sp(S₁) − P_sp(S₂) = 2 (I + S₁)⁻¹ (S₂ − S₁) (I + S₂)⁻¹` for invertible `I + S₁`, `I + S₂`. -/
 theorem cayley_sub_cayley {n : ℕ} (S1 S2 : Matrix (Fin n) (Fin n) ℝ)
     (h1 : IsUnit (1 + S1).det) (h2 : IsUnit (1 + S2).det) :
     cayley S1 - cayley S2 = (2 : ℝ) • ((1 + S1)⁻¹ * (S2 - S1) * (1 + S2)⁻¹) := by
-  first
-  | (rw [cayley_eq_two_inv_sub_one S1 h1, cayley_eq_two_inv_sub_one S2 h2,
-       inv_mul_sub_mul_inv S1 S2 h1 h2, smul_sub]
-     abel
-     done)
-  | sorry
+  rw [cayley_eq_two_inv_sub_one S1 h1, cayley_eq_two_inv_sub_one S2 h2,
+    inv_mul_sub_mul_inv S1 S2 h1 h2, smul_sub]
+  abel
 
 /-! ## T5.1 -/
 
@@ -69,6 +59,8 @@ def CommutatorBoundStatement : Prop :=
 theorem bracket_genSum_expand {n dc : ℕ} (L : Fin dc → Matrix (Fin n) (Fin n) ℝ)
     (r s : Fin dc → ℝ) :
     bracket (genSum L r) (genSum L s) = ∑ a, ∑ b, (r a * s b) • bracket (L a) (L b) := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: the order in which `rw [Matrix.smul_mul, Matrix.mul_smul, smul_smul, ...]` meets the scalar products
   first
   | (unfold bracket genSum
      have h1 : (∑ a, r a • L a) * (∑ b, s b • L b) = ∑ a, ∑ b, (r a • L a) * (s b • L b) := by
@@ -96,6 +88,8 @@ attribute [local instance] Matrix.instL2OpNormedAddCommGroup Matrix.instL2OpNorm
 
 /-- **T5.1** (espr-derivation): the commutator bound. -/
 theorem commutator_bound : CommutatorBoundStatement := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `le_ciSup` on the finite double supremum, and `norm_smul`/`abs_mul` inside the nested `Finset.sum_congr`
   first
   | (intro n dc L _ r s
      have hb : ∀ a b, epsAB L a b ≤ epsComm L := by
@@ -129,6 +123,8 @@ theorem commutator_bound : CommutatorBoundStatement := by
 /-- `|−(Cᵀ C)| = |C|²` for the operator norm (the C*-identity). -/
 theorem opNorm_neg_transpose_mul_self {a b : ℕ} (C : Matrix (Fin a) (Fin b) ℝ) :
     opNorm (-(Cᵀ * C)) = opNorm C ^ 2 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `← Matrix.conjTranspose_eq_transpose_of_trivial` inside the L² operator norm: whether `Cᵀ` is found in that form
   first
   | (unfold opNorm
      rw [norm_neg, ← Matrix.conjTranspose_eq_transpose_of_trivial,
@@ -185,6 +181,8 @@ def SigmaMinSkewStatement : Prop :=
 /-- `vᵀ S v = 0` for a skew-symmetric `S`. -/
 theorem dotProduct_mulVec_skew {n : ℕ} (S : Matrix (Fin n) (Fin n) ℝ) (hS : IsSkew S)
     (v : Fin n → ℝ) : v ⬝ᵥ (S *ᵥ v) = 0 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: which side of `h` the final `dotProduct_comm` rewrites
   first
   | (have hS' : Sᵀ = -S := hS
      have h := mulVec_dotProduct_eq S v v
@@ -197,6 +195,8 @@ theorem dotProduct_mulVec_skew {n : ℕ} (S : Matrix (Fin n) (Fin n) ℝ) (hS : 
 `|(I + S₋)v|² = |v|² + |S₋v|²`. -/
 theorem one_le_sigmaMin_one_add_skew {n : ℕ} (hn : 0 < n) (S : Matrix (Fin n) (Fin n) ℝ)
     (hS : IsSkew S) : 1 ≤ sigmaMin (1 + S) := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `simp [vnorm, Pi.single_apply]` on the unit vector, `Real.sqrt_eq_one`, and the side conditions of `le_csInf`
   first
   | (unfold sigmaMin
      apply le_csInf
@@ -264,6 +264,8 @@ attribute [local instance] Matrix.instL2OpNormedAddCommGroup Matrix.instL2OpNorm
 /-- `|c I₁| = |c|`. -/
 theorem opNorm_smul_one_fin_one (c : ℝ) :
     opNorm (c • (1 : Matrix (Fin 1) (Fin 1) ℝ)) = |c| := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `nlinarith` deriving `‖1‖ = 1` from `‖1‖ = ‖1‖ * ‖1‖` and `‖1‖ > 0`
   first
   | (have h1 : ‖(1 : Matrix (Fin 1) (Fin 1) ℝ)‖ = 1 := by
        have h := Matrix.l2_opNorm_conjTranspose_mul_self (1 : Matrix (Fin 1) (Fin 1) ℝ)
@@ -280,6 +282,8 @@ end L2NormT57
 
 theorem inv_smul_one_fin_one {c : ℝ} (hc : c ≠ 0) :
     (c • (1 : Matrix (Fin 1) (Fin 1) ℝ))⁻¹ = c⁻¹ • (1 : Matrix (Fin 1) (Fin 1) ℝ) := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: the scalar rewrite chain on `1 × 1` matrices after `Matrix.inv_eq_left_inv`
   first
   | (apply Matrix.inv_eq_left_inv
      rw [Matrix.smul_mul, Matrix.mul_smul, smul_smul, inv_mul_cancel₀ hc, one_smul, Matrix.one_mul]
@@ -289,6 +293,8 @@ theorem inv_smul_one_fin_one {c : ℝ} (hc : c ≠ 0) :
 theorem cayley_neg_smul_one {η : ℝ} (hη : η ≠ 1) :
     cayley ((-η) • (1 : Matrix (Fin 1) (Fin 1) ℝ))
       = ((1 + η) * (1 - η)⁻¹) • (1 : Matrix (Fin 1) (Fin 1) ℝ) := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: the `neg_smul`/`sub_neg_eq_add` forms the rewrites must meet before `inv_smul_one_fin_one`
   first
   | (unfold cayley
      have e1 : (1 : Matrix (Fin 1) (Fin 1) ℝ) - (-η) • 1 = (1 + η) • 1 := by
@@ -306,6 +312,8 @@ theorem cayley_neg_smul_one {η : ℝ} (hη : η ≠ 1) :
 /-- **T5.7** refuted: no constant `C'` bounds `|P_sp(S) − P_sp(S₋)| / η`; with `d_h = 1`, `S₋ = 0`,
 `E = −η I` and `η = 1 − 1/(|C'| + 3)` the ratio is `2/(1 − η) = 2(|C'| + 3) > C'`. -/
 theorem not_cayley_lip : ¬ CayleyLipStatement := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: the chain of `positivity`/`div_lt_one` facts and the norm evaluations of the `1 × 1` witness
   first
   | (rintro ⟨C, hC⟩
      obtain ⟨η, hηdef⟩ : ∃ η : ℝ, η = 1 - 1 / (|C| + 3) := ⟨_, rfl⟩
@@ -383,6 +391,8 @@ def EtaMixStatement : Prop :=
 /-- The block matrix `Uᵀ P U` of an orthogonal `P` in an orthogonal basis `U` is orthogonal. -/
 theorem postBlocks_orth {m dnull : ℕ} (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
     (hU : IsOrth U) (hP : IsOrth P) : (postBlocks U P)ᵀ * postBlocks U P = 1 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `Matrix.submatrix_mul_equiv` on the transposed, reindexed product
   first
   | (have hUU : U * Uᵀ = 1 := mul_transpose_of_isOrth hU
      have hQ : (Uᵀ * P * U)ᵀ * (Uᵀ * P * U) = 1 := by
@@ -411,6 +421,8 @@ def witnessP : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ :=
   dsum (-1 : Matrix (Fin (2 * 1)) (Fin (2 * 1)) ℝ) (1 : Matrix (Fin 1) (Fin 1) ℝ)
 
 theorem witnessP_isSO : IsSO witnessP := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `Matrix.det_fromBlocks_zero₂₁` and `norm_num` on the determinant of `diag(−I₂, 1)`
   first
   | (show IsOrth witnessP ∧ witnessP.det = 1
      refine ⟨?_, ?_⟩
@@ -426,15 +438,14 @@ theorem witnessP_isSO : IsSO witnessP := by
   | sorry
 
 theorem isOrth_one_three : IsOrth (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) := by
-  first
-  | (show (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)ᵀ * 1 = 1
-     rw [Matrix.transpose_one, Matrix.one_mul]
-     done)
-  | sorry
+  show (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)ᵀ * 1 = 1
+  rw [Matrix.transpose_one, Matrix.one_mul]
 
 theorem postBlocks_witness :
     postBlocks (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP
       = Matrix.fromBlocks (-1) 0 0 1 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `Matrix.submatrix_submatrix` then `Equiv.symm_comp_self`: whether the composed reindexing appears in that form
   first
   | (unfold postBlocks witnessP dsum
      rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one, Matrix.submatrix_submatrix,
@@ -443,6 +454,8 @@ theorem postBlocks_witness :
   | sorry
 
 theorem blkA_witness : blkA (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP = -1 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: whether `toBlocks₁₁` of `fromBlocks` closes by `rfl` after the rewrite
   first
   | (unfold blkA
      rw [postBlocks_witness]
@@ -451,6 +464,8 @@ theorem blkA_witness : blkA (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)
   | sorry
 
 theorem blkB_witness : blkB (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP = 0 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: whether `toBlocks₁₂` of `fromBlocks` closes by `rfl` after the rewrite
   first
   | (unfold blkB
      rw [postBlocks_witness]
@@ -459,6 +474,8 @@ theorem blkB_witness : blkB (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)
   | sorry
 
 theorem blkC_witness : blkC (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) witnessP = 0 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: whether `toBlocks₂₁` of `fromBlocks` closes by `rfl` after the rewrite
   first
   | (unfold blkC
      rw [postBlocks_witness]
@@ -467,6 +484,8 @@ theorem blkC_witness : blkC (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)
   | sorry
 
 theorem neg_one_sub_one_ne_zero : (-1 - 1 : Matrix (Fin (2 * 1)) (Fin (2 * 1)) ℝ) ≠ 0 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `norm_num` evaluating an entry of `-1 - 1` indexed by `Fin (2 * 1)`
   first
   | (intro h0
      have h := congrFun (congrFun h0 0) 0
@@ -477,6 +496,8 @@ theorem neg_one_sub_one_ne_zero : (-1 - 1 : Matrix (Fin (2 * 1)) (Fin (2 * 1)) �
 /-- **T5.8** refuted: with the witness, `η_mix = |B| + |C| = 0` but `|A − I₂| = |−2 I₂| > 0`, so no
 constant `C''` works. -/
 theorem not_eta_mix : ¬ EtaMixStatement := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: rewriting the instantiated hypothesis through `blkA_witness` … `opNorm_zero_matrix`
   first
   | (rintro ⟨C, hC⟩
      have h := (hC 1 1 1 witnessP isOrth_one_three witnessP_isSO).2.1
@@ -501,6 +522,8 @@ T5.8.corrected, also the first relation of T6′.8). -/
 theorem blk_orth_relation {m dnull : ℕ}
     (U P : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ) (hU : IsOrth U) (hP : IsOrth P) :
     (blkA U P)ᵀ * blkA U P + (blkC U P)ᵀ * blkC U P = 1 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `Matrix.fromBlocks_inj` after rewriting `1` as `fromBlocks 1 0 0 1`: the index types must match syntactically
   first
   | (have h := postBlocks_orth U P hU hP
      rw [← Matrix.fromBlocks_toBlocks (postBlocks U P), Matrix.fromBlocks_transpose,
@@ -511,6 +534,8 @@ theorem blk_orth_relation {m dnull : ℕ}
 
 /-- **T5.8.corrected** (espr-derivation): what orthogonality gives. -/
 theorem eta_mix_corrected : EtaMixCorrectedStatement := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `nlinarith` on the final inequality between operator norms
   first
   | (intro m dnull U P hU hP
      have h1 := blk_orth_relation U P hU hP.1
@@ -548,25 +573,21 @@ joint block form), so `R_STR = I` and `R_sp = P_sp`. -/
 theorem piAct_one_eq {m dnull : ℕ} :
     piAct (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
       = dsum (1 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) (0 : Matrix (Fin dnull) (Fin dnull) ℝ) := by
-  first
-  | (unfold piAct
-     rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one]
-     done)
-  | sorry
+  unfold piAct
+  rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one]
 
 theorem piNull_one_eq {m dnull : ℕ} :
     piNull (1 : Matrix (Fin (2 * m + dnull)) (Fin (2 * m + dnull)) ℝ)
       = dsum (0 : Matrix (Fin (2 * m)) (Fin (2 * m)) ℝ) (1 : Matrix (Fin dnull) (Fin dnull) ℝ) := by
-  first
-  | (unfold piNull
-     rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one]
-     done)
-  | sorry
+  unfold piNull
+  rw [Matrix.transpose_one, Matrix.one_mul, Matrix.mul_one]
 
 /-- The empty generator family (`d_c = 0`) is in joint block form in the basis `U = I`. -/
 theorem emptyFamily_blockForm :
     HasJointBlockForm (m := 1) (dnull := 1) (fun k : Fin 0 => k.elim0) 1
       (fun k : Fin 0 => k.elim0) := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: unfolding `HasJointBlockForm` for the empty family over `Fin 0`
   first
   | (unfold HasJointBlockForm
      exact ⟨isOrth_one_three, fun k => k.elim0⟩)
@@ -575,6 +596,8 @@ theorem emptyFamily_blockForm :
 /-- `R_STR(r) = I` for the empty generator family. -/
 theorem rstr_emptyFamily (r : Fin 0 → ℝ) :
     rstr (fun k : Fin 0 => (k.elim0 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)) r = 1 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `simp` closing the empty sum over `Fin 0`
   first
   | (unfold rstr
      have h0 : genSum (fun k : Fin 0 => (k.elim0 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)) r
@@ -591,6 +614,8 @@ theorem rstr_emptyFamily (r : Fin 0 → ℝ) :
 theorem witnessP_sub_projectors_ne_zero :
     witnessP - piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)
       - piNull (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) ≠ 0 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `norm_num` evaluating an entry through `finSumFinEquiv_symm_apply_castAdd`
   first
   | (intro h0
      have h1 := congrFun (congrFun h0 (Fin.castAdd 1 (0 : Fin (2 * 1))))
@@ -606,6 +631,8 @@ theorem witness_act_defect_ne_zero :
         * piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ)
       - piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) * 1
         * piAct (1 : Matrix (Fin (2 * 1 + 1)) (Fin (2 * 1 + 1)) ℝ) ≠ 0 := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `norm_num` evaluating an entry through `finSumFinEquiv_symm_apply_castAdd`
   first
   | (intro h0
      have h1 := congrFun (congrFun h0 (Fin.castAdd 1 (0 : Fin (2 * 1))))
@@ -620,6 +647,8 @@ theorem witness_act_defect_ne_zero :
 /-- **T5.9** refuted: for the witness (empty generator family, `U = I`, `P_sp = diag(−I₂, 1)`),
 `η_mix = 0` while `Π_act R_sp(r) Π_act − Π_act R_STR(r) Π_act = diag(−2 I₂, 0) ≠ 0`. -/
 theorem not_pi_rsp_pi_approx : ¬ PiRspPiApproxStatement := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: instantiating the statement at the empty family and rewriting through the witness lemmas
   first
   | (rintro ⟨C, hC⟩
      have h := hC 1 1 0 _ 1 witnessP _ emptyFamily_blockForm witnessP_isSO (fun k => k.elim0)

@@ -30,6 +30,8 @@ def GoalStatement : Prop :=
 /-- **T6.1** (espr-derivation): the ESPR logit is relative under the structural hypotheses
 (the formula of T4.5, helper A's `logit_relative`). -/
 theorem goal : GoalStatement := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `ring` after rewriting with `logit_relative` inside `alphaLogit`
   first
   | (intro m dnull dc L U P lam hL hB hP q k ri rj
      have h := logit_relative m dnull dc L U P lam ri rj q k hL hB.1 hB.2 hP

@@ -41,6 +41,8 @@ def RfSetupStatement : Prop :=
 
 /-- **T7.1** (espr-derivation): positivity of the feature and closed form of `Z`. -/
 theorem rf_setup : RfSetupStatement := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `congr 1` + `ring` on the exponent after `Real.exp_add`
   first
   | (intro n w x y
      refine ⟨Real.exp_pos _, ?_⟩
@@ -63,6 +65,8 @@ def HatLogitDotStatement : Prop :=
 /-- The scalar identity `d^{-1/4} d^{-1/4} = 1/√d` behind T7.2. -/
 theorem rpow_quarter_mul_self {d : ℝ} (hd : 0 < d) :
     d ^ (-(1 / 4 : ℝ)) * d ^ (-(1 / 4 : ℝ)) = 1 / Real.sqrt d := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: the `Real.rpow_add`/`Real.sqrt_eq_rpow` rewrite chain and `norm_num` on the exponent
   first
   | (rw [← Real.rpow_add hd, Real.sqrt_eq_rpow, one_div (d ^ (1 / 2 : ℝ)),
        ← Real.rpow_neg hd.le]
@@ -73,6 +77,8 @@ theorem rpow_quarter_mul_self {d : ℝ} (hd : 0 < d) :
 
 /-- **T7.2** (espr-derivation): `q̂_iᵀ k̂_j = α_ij`. -/
 theorem hat_logit_dot : HatLogitDotStatement := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: the smul/dot-product rewrite chain ending in `rpow_quarter_mul_self`
   first
   | (intro dact hd qt kt
      have hd' : (0 : ℝ) < (dact : ℝ) := by exact_mod_cast hd
@@ -112,6 +118,8 @@ def RfSecondMomentStatement : Prop :=
 theorem rf_second_moment_exponent {n : ℕ} (x y : Fin n → ℝ) :
     2 * vecSqNorm (x + y) - (vecSqNorm x + vecSqNorm y)
       = vecSqNorm x + vecSqNorm y + 4 * (x ⬝ᵥ y) := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: the orientation of `dotProduct_comm y x` before `ring`
   first
   | (unfold vecSqNorm
      rw [add_dotProduct, dotProduct_add, dotProduct_add, dotProduct_comm y x]
@@ -123,6 +131,8 @@ theorem rf_second_moment_exponent {n : ℕ} (x y : Fin n → ℝ) :
 `exp(s + 4c) − exp(2c) = exp(2c) [exp(s + 2c) − 1]`. -/
 theorem rf_variance_factor (s c : ℝ) :
     Real.exp (s + 4 * c) - Real.exp (2 * c) = Real.exp (2 * c) * (Real.exp (s + 2 * c) - 1) := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: `congr 2` + `ring` after `Real.exp_add`
   first
   | (rw [mul_sub, mul_one, ← Real.exp_add]
      congr 2
@@ -160,6 +170,8 @@ def RfEstimatorVarianceStatement : Prop :=
 theorem rf_hat_sq_norm (dact : ℕ) (hd : 0 < dact) (qt kt : Fin dact → ℝ) :
     vecSqNorm (((dact : ℝ) ^ (-(1 / 4 : ℝ))) • qt) + vecSqNorm (((dact : ℝ) ^ (-(1 / 4 : ℝ))) • kt)
       = (1 / Real.sqrt (dact : ℝ)) * (vecSqNorm qt + vecSqNorm kt) := by
+  -- fallback (`first | … | sorry`, counted as sorry): could not be predicted without a
+  -- compiler: the doubled smul/dot-product rewrite chain
   first
   | (have hd' : (0 : ℝ) < (dact : ℝ) := by exact_mod_cast hd
      unfold vecSqNorm

@@ -11,6 +11,8 @@ open scoped Quaternion
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-! ## Component lemmas used below -/
 
 theorem qre_sub (a b : ℍ[ℝ]) : (a - b).re = a.re - b.re := rfl
@@ -253,14 +255,15 @@ theorem not_inj_rad : ¬ InjRadStatement := by
 /-- A quaternion with `⟨v, v⟩ = 0` is zero. -/
 theorem eq_zero_of_qdot_self {v : ℍ[ℝ]} (h : qdot v v = 0) : v = 0 := by
   unfold qdot at h
-  have h0 : v.re = 0 := by
-    nlinarith [sq_nonneg v.re, sq_nonneg v.imI, sq_nonneg v.imJ, sq_nonneg v.imK]
-  have h1 : v.imI = 0 := by
-    nlinarith [sq_nonneg v.re, sq_nonneg v.imI, sq_nonneg v.imJ, sq_nonneg v.imK]
-  have h2 : v.imJ = 0 := by
-    nlinarith [sq_nonneg v.re, sq_nonneg v.imI, sq_nonneg v.imJ, sq_nonneg v.imK]
-  have h3 : v.imK = 0 := by
-    nlinarith [sq_nonneg v.re, sq_nonneg v.imI, sq_nonneg v.imJ, sq_nonneg v.imK]
+  have a := mul_self_nonneg v.re
+  have b := mul_self_nonneg v.imI
+  have c := mul_self_nonneg v.imJ
+  have d := mul_self_nonneg v.imK
+  -- four nonnegative squares summing to zero: each is zero (linear in the squares)
+  have h0 : v.re = 0 := mul_self_eq_zero.mp (by linarith)
+  have h1 : v.imI = 0 := mul_self_eq_zero.mp (by linarith)
+  have h2 : v.imJ = 0 := mul_self_eq_zero.mp (by linarith)
+  have h3 : v.imK = 0 := mul_self_eq_zero.mp (by linarith)
   ext
   · exact h0
   · exact h1
@@ -272,13 +275,16 @@ theorem eq_zero_of_norm3_eq_zero {u : Vec3} (h : norm3 u = 0) : u = 0 := by
   unfold norm3 at h
   have hd : dot3 u u ≤ 0 := Real.sqrt_eq_zero'.mp h
   unfold dot3 at hd
+  have a := mul_self_nonneg (u 0)
+  have b := mul_self_nonneg (u 1)
+  have c := mul_self_nonneg (u 2)
   apply vec3_ext
   · show u 0 = 0
-    nlinarith [sq_nonneg (u 0), sq_nonneg (u 1), sq_nonneg (u 2)]
+    exact mul_self_eq_zero.mp (by linarith)
   · show u 1 = 0
-    nlinarith [sq_nonneg (u 0), sq_nonneg (u 1), sq_nonneg (u 2)]
+    exact mul_self_eq_zero.mp (by linarith)
   · show u 2 = 0
-    nlinarith [sq_nonneg (u 0), sq_nonneg (u 1), sq_nonneg (u 2)]
+    exact mul_self_eq_zero.mp (by linarith)
 
 /-- `exp` is injective on the open ball `‖u‖ < π`. -/
 theorem qexp_injOn {u v : Vec3} (hu : norm3 u < Real.pi) (hv : norm3 v < Real.pi)
@@ -681,5 +687,7 @@ theorem tangent_projector : TangentProjStatement := by
   · unfold tangentProj
     rw [qdot_sub_right, qdot_smul_right, qdot_sub_left, qdot_smul_left, qdot_comm v q]
     ring
+
+end
 
 end Pyverify.Rgat

@@ -20,6 +20,8 @@ open scoped Quaternion
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-! ## Quaternions, similarity and geodesic distance -/
 
 /-- **RGAT.Def-similarity**: the standard Euclidean inner product of `ℝ⁴` on quaternions,
@@ -281,5 +283,7 @@ theorem norm_wsum_le {E : Type*} [NormedAddCommGroup E] [NormedSpace ℝ E] {ι 
     _ ≤ ∑ j ∈ s, w j * V :=
         Finset.sum_le_sum (fun j hj => mul_le_mul_of_nonneg_left (hv j hj) (hw j hj))
     _ = (∑ j ∈ s, w j) * V := by rw [Finset.sum_mul]
+
+end
 
 end Pyverify.Rgat

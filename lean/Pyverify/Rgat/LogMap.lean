@@ -12,6 +12,8 @@ open scoped Quaternion
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- `⟨a - b, a - b⟩ = ⟨a, a⟩ - 2⟨a, b⟩ + ⟨b, b⟩`. -/
 theorem qdot_sub_self (a b : ℍ[ℝ]) :
     qdot (a - b) (a - b) = qdot a a - 2 * qdot a b + qdot b b := by
@@ -153,5 +155,7 @@ theorem not_log_norm : ¬ LogNormStatement := by
   have h2 := (log_norm_corrected qOne kLog qOne_unit kLog_unit kLog_ne).2.mp h1
   rw [qdot_qOne_kLog] at h2
   norm_num at h2
+
+end
 
 end Pyverify.Rgat

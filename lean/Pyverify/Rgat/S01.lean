@@ -8,6 +8,8 @@ open scoped Quaternion
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- **S1** (rgat, Lemma S1): for `q, k ∈ S³`,
 `d_geo(q, k) = d_geo(-q, k) = d_geo(q, -k)`. -/
 def SignInvarianceStatement : Prop :=
@@ -25,5 +27,7 @@ theorem dgeo_sign_invariant : SignInvarianceStatement := by
     unfold dgeo simil
     rw [qdot_neg_right, abs_neg]
   exact ⟨h1.symm, h1.trans h2.symm⟩
+
+end
 
 end Pyverify.Rgat

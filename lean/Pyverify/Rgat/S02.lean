@@ -6,6 +6,8 @@ import Pyverify.Rgat.Defs
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- **S2** (rgat, Lemma S2): for `u, v ∈ ℝ³` with `‖u‖, ‖v‖ ≤ ε`, `0 < ε ≤ ε₀`
 (`ε₀` below the injectivity radius `π`), `q = exp(u)`, `k = exp(v)`, there is `C_geo > 0`
 (depending only on the metric and the bracket constants, so chosen before the data) with
@@ -19,5 +21,7 @@ def SmallAngleExpansionStatement : Prop :=
 second-order expansion of `arccos` and of the quaternion product). -/
 theorem dgeo_small_angle_expansion : SmallAngleExpansionStatement := by
   sorry
+
+end
 
 end Pyverify.Rgat

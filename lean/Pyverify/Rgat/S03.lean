@@ -6,6 +6,8 @@ import Pyverify.Rgat.Defs
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- **S3** (rgat, Lemma S3): for all `ℓ, ℓ' ∈ ℝ^T`,
 `‖σ(ℓ) - σ(ℓ')‖_∞ ≤ ½ ‖ℓ - ℓ'‖_∞`. The norm of `Fin T → ℝ` in Mathlib is the sup norm, i.e.
 `‖·‖_∞`. -/
@@ -16,5 +18,7 @@ def SoftmaxStabilityStatement : Prop :=
 the segment from `ℓ'` to `ℓ`, with Jacobian rows of absolute sum `2σ_i(1 - σ_i) ≤ ½`). -/
 theorem softmax_stability : SoftmaxStabilityStatement := by
   sorry
+
+end
 
 end Pyverify.Rgat

@@ -13,6 +13,8 @@ function type, **RGAT.Def-indices**).
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- The conclusion of the head-level clause of S4 for a given temperature floor `τ_min` and
 constant `C_head`: for all `Q, K ∈ ℝ^{T×3}` with `‖Q_i‖, ‖K_j‖ ≤ ε`, `0 < ε ≤ ε₀ < π`
 (`ε₀` below the injectivity radius), `τ ≥ τ_min`:
@@ -156,5 +158,7 @@ def AbsorbedConstantsCorrectedStatement : Prop :=
 theorem absorbed_constants_corrected : AbsorbedConstantsCorrectedStatement := by
   refine ⟨?_, bridge_stack_corrected⟩
   sorry
+
+end
 
 end Pyverify.Rgat

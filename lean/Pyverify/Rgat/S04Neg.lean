@@ -15,6 +15,8 @@ open scoped Quaternion
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- The generator `e₁ = (1, 0, 0)`. -/
 def e1 : Vec3 := ![1, 0, 0]
 
@@ -59,10 +61,11 @@ theorem abs_cos_one_lt_one : |Real.cos 1| < 1 := by
     Real.sin_pos_of_pos_of_lt_pi one_pos (by linarith [Real.pi_gt_three])
   have hsc := Real.sin_sq_add_cos_sq 1
   have hss := mul_pos hs hs
+  -- `cos² 1 = 1 - sin² 1 < 1`; each side from a square: `(cos 1 ± 1)² ≥ 0`
   rw [abs_lt]
   constructor
-  · nlinarith
-  · nlinarith
+  · nlinarith [sq_nonneg (Real.cos 1 + 1)]
+  · nlinarith [sq_nonneg (Real.cos 1 - 1)]
 
 theorem dgeo_one_qexp_e1_pos : 0 < dgeo 1 (qexp e1) := by
   unfold dgeo simil
@@ -154,5 +157,7 @@ theorem not_bridge_stack : ¬ BridgeStackStatement := by
 /-- **RGAT.Def-constants** is false: its `C_stack` clause is the printed S4.stack. -/
 theorem not_absorbed_constants : ¬ AbsorbedConstantsStatement :=
   fun h => not_bridge_stack h.2
+
+end
 
 end Pyverify.Rgat

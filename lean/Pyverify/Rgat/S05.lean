@@ -8,6 +8,8 @@ open scoped Quaternion
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- The GSM weights written as in S5, `P_ij = K_ij / ∑_k K_ik`. -/
 theorem gsmWeights_eq_kernel {m n : ℕ} (μ : Fin m → ℍ[ℝ]) (r : Fin n → ℍ[ℝ]) (τ : ℝ)
     (i : Fin m) (j : Fin n) :
@@ -85,5 +87,7 @@ theorem gsm_non_expansive : NonExpansiveStatement := by
       (fun j _ => gsmWeights_nonneg μ r τ hn i j) (fun j _ => hD j)
     rw [gsmWeights_sum_one μ r τ hn i, one_mul] at h
     exact h
+
+end
 
 end Pyverify.Rgat

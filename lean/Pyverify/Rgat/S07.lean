@@ -9,6 +9,8 @@ Statements are per query row `i`: `p : Fin n → ℝ` is the row `P_i·`, `S : F
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- Algebraic core of S7/S8: `y - ỹ = ∑_{j ∉ S} P_j v_j - (p⁻¹ - 1) ∑_{j ∈ S} P_j v_j`. -/
 theorem rowOut_sub_truncOut {E : Type*} [AddCommGroup E] [Module ℝ E] {n : ℕ}
     (p : Fin n → ℝ) (S : Finset (Fin n)) (v : Fin n → E) :
@@ -34,20 +36,22 @@ theorem droppedMass_eq {n : ℕ} (p : Fin n → ℝ) (S : Finset (Fin n)) (hsum 
 /-- **S7** (rgat, Lemma S7): with `p_i = ∑_{j∈S_i} P_ij`, `δ_i = 1 - p_i`, for `p_i > 0`
 `P̃_ij = P_ij / p_i`, `μ_{S_i} = ∑_{j∈S_i} P̃_ij v_j` (`= ỹ_i`), and for `δ_i > 0`
 `μ_{S_i^c} = δ_i⁻¹ ∑_{j∉S_i} P_ij v_j`:
-`y_i - ỹ_i = δ_i (μ_{S_i^c} - μ_{S_i})`, with `y_i - ỹ_i = 0` when `δ_i = 0` (the
-convention; for a stochastic row it is a fact). -/
+`y_i - ỹ_i = δ_i (μ_{S_i^c} - μ_{S_i})` — exactly as printed: no hypothesis on the row besides
+`p_i > 0` and `δ_i > 0` (the identity holds for any weights, since `δ_i = 1 - p_i` by definition).
+The convention `y_i - ỹ_i = 0` when `δ_i = 0` is stated as a fact for stochastic rows
+(`P_ij ≥ 0`, `∑_j P_ij = 1`, which the convention presupposes): the second conjunct. -/
 def TruncationIdentityStatement : Prop :=
   ∀ (E : Type) [AddCommGroup E] [Module ℝ E] (n : ℕ) (p : Fin n → ℝ) (S : Finset (Fin n))
     (v : Fin n → E),
-    (∀ j, 0 ≤ p j) → ∑ j, p j = 1 → 0 < keptMass p S →
+    0 < keptMass p S →
     (0 < droppedMass p S →
         rowOut p v - truncOut p S v = droppedMass p S • (meanOut p S v - truncOut p S v)) ∧
-    (droppedMass p S = 0 → rowOut p v - truncOut p S v = 0)
+    ((∀ j, 0 ≤ p j) → ∑ j, p j = 1 → droppedMass p S = 0 → rowOut p v - truncOut p S v = 0)
 
 /-- **S7**: the exact truncation identity. -/
 theorem truncation_identity : TruncationIdentityStatement := by
-  intro E _ _ n p S v hp hsum hkept
-  refine ⟨fun hδ => ?_, fun hδ => ?_⟩
+  intro E _ _ n p S v hkept
+  refine ⟨fun hδ => ?_, fun hp hsum hδ => ?_⟩
   · have hcoef : droppedMass p S * (keptMass p S)⁻¹ = (keptMass p S)⁻¹ - 1 := by
       unfold droppedMass
       rw [sub_mul, one_mul, mul_inv_cancel₀ hkept.ne']
@@ -106,5 +110,7 @@ theorem truncation_bound : TruncationBoundStatement := by
     _ = 2 * Vmax * droppedMass p S := by
         rw [← mul_assoc, hcp]
         ring
+
+end
 
 end Pyverify.Rgat

@@ -8,6 +8,8 @@ open scoped Quaternion
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- Left multiplication by a unit quaternion preserves `d_geo`. -/
 theorem dgeo_mul_left {g : ℍ[ℝ]} (hg : IsUnitQ g) (q k : ℍ[ℝ]) :
     dgeo (g * q) (g * k) = dgeo q k := by
@@ -45,5 +47,7 @@ theorem gsm_gauge_equivariant : GaugeEquivarianceStatement := by
   refine ⟨hd, fun i j => by rw [hP], fun i => ?_⟩
   rw [hP]
   simp only [attnOut, map_sum, map_smul]
+
+end
 
 end Pyverify.Rgat

@@ -11,6 +11,8 @@ Conventions of the claims: rotor `exp(u)` (**RGAT.Def-exp**), bracket `[u, v] = 
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- **S12** (rgat, Lemma S12), as printed: for `u_1, …, u_L ∈ ℝ³` with `‖u_ℓ‖ ≤ ε`,
 `0 < ε ≤ ε₀ / L` (`ε₀ < π` below the injectivity radius, so `Lε` is below it) and `Lε ≤ 1`,
 there is `w_L` with `exp(u_1)⋯exp(u_L) = exp(w_L)`, and constants `C_1, C_2 > 0` (depending
@@ -63,9 +65,9 @@ def DepthCurvatureCorrectedStatement : Prop :=
 /-- `½ (uv - vu) = u × v`: the corrected S12 and S13 are the same expansion. -/
 theorem half_pairCommSum {L : ℕ} (u : Fin L → Vec3) :
     (1 / 2 : ℝ) • pairCommSum u = pairBracketSum u := by
+  have h2 : (1 / 2 : ℝ) * 2 = 1 := by norm_num
   simp only [pairCommSum, pairBracketSum, qcomm, Finset.smul_sum, smul_ite, smul_zero,
-    smul_smul]
-  norm_num
+    smul_smul, h2, one_smul]
 
 /-- **S13.corrected**, from **S12.corrected**. -/
 theorem depth_curvature_corrected : DepthCurvatureCorrectedStatement := by
@@ -75,5 +77,7 @@ theorem depth_curvature_corrected : DepthCurvatureCorrectedStatement := by
   refine ⟨w, hw, ?_⟩
   rw [← half_pairCommSum]
   exact h1
+
+end
 
 end Pyverify.Rgat

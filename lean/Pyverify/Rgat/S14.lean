@@ -6,6 +6,8 @@ import Pyverify.Rgat.S04
 
 namespace Pyverify.Rgat
 
+noncomputable section
+
 /-- **S14** (rgat, Corollary S14), first clause, in the registry's reading: under the Bridge
 hypotheses (every layer's queries/keys `ε`-small, `τ ≥ τ_min`), a depth-`L` Transformer stack
 approximates the corresponding RGAT (rotor) stack with error `O(L ε²)`, the `O` uniform in `L`
@@ -66,5 +68,7 @@ theorem rotor_flow_approx_corrected : RotorFlowApproxCorrectedStatement := by
             Finset.prod_le_prod (fun k _ => hL0 k) (fun k _ => hΛ k)
         _ = Λ ^ (L - (l + 1)) := by rw [Finset.prod_const, Nat.card_Ico]
     exact mul_le_mul_of_nonneg_right hp (hδ0 l)
+
+end
 
 end Pyverify.Rgat

@@ -346,13 +346,17 @@ def joint_eigenbasis(L: Tensor, **kwargs) -> Tensor:
 
 # ----------------------------------------------------------------------------- post-rotations
 
-def cayley(S: Tensor) -> Tensor:
+def cayley(S: Tensor, *, check: bool = True) -> Tensor:
     """Cayley transform P = (I - S)(I + S)^{-1} (T3.1), computed as the solve (I + S) P = I - S (the two
-    factors commute).  Orthogonal for skew S; its own inverse map (T3.3).  S (..., d, d) -> (..., d, d)."""
+    factors commute).  Orthogonal for skew S; its own inverse map (T3.3).  S (..., d, d) -> (..., d, d).
+    check=False skips the solver's singularity check (which makes a GPU wait for the host): the same
+    arithmetic, for skew S, where I + S is always invertible (eigenvalues 1 + i lambda)."""
     (S,) = _floats(S)
     _check_square(S, "S")
     eye = torch.eye(S.shape[-1], dtype=S.dtype, device=S.device)
-    return torch.linalg.solve(eye + S, eye - S)
+    if check:
+        return torch.linalg.solve(eye + S, eye - S)
+    return torch.linalg.solve_ex(eye + S, eye - S, check_errors=False)[0]
 
 
 def rsp(L: Tensor, r: Tensor, P: Tensor, *, convention: str = "right") -> Tensor:

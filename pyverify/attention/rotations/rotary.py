@@ -6,6 +6,11 @@ Module: ``StructuredRotary`` holds a learnable orthogonal basis U = cayley(skew(
 starts at I) and learnable frequencies, and rotates queries or keys with ``rotate_queries_or_keys``.
 Since the generators commute, q·k after rotation depends on the positions only through r_j - r_i (T2.9).
 RoPE is the special case U = I, d_c = 1, freqs = ``core.rope_frequencies``.
+
+Precision (``precision.py``): whatever the dtype of x and of the parameters and whatever autocast says, the
+positions, angles, basis and rotation are computed in float32 (float64 for float64 x) with autocast off, and
+the result is returned in x's dtype. Angles are sums of elementwise products, never a matmul, so that a
+float32 matmul allowed to run in TF32 cannot round them.
 """
 
 from __future__ import annotations
@@ -13,39 +18,59 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
-from .core import cayley, rstr_apply, skew
+from .core import cayley, rotate_pairs, skew
+from .precision import as_positions, autocast_off, rotation_dtype
 
-__all__ = ["rotate", "StructuredRotary", "initial_freqs"]
+__all__ = ["rotate", "plane_angles", "StructuredRotary", "initial_freqs"]
+
+
+def plane_angles(r: Tensor, freqs: Tensor) -> Tensor:
+    """theta[..., n, u] = sum_k r[..., n, k] freqs[..., k, u] (T2.4) by elementwise products, in the inputs'
+    dtype whatever the matmul precision setting.  r (..., N, d_c), freqs (..., d_c, m) -> (..., N, m)."""
+    terms = r.unsqueeze(-1) * freqs.unsqueeze(-3)  # (..., N, d_c, m)
+    return terms[..., 0, :] if r.shape[-1] == 1 else terms.sum(-2)
 
 
 def rotate(x: Tensor, positions: Tensor, basis: Tensor | None, freqs: Tensor) -> Tensor:
-    """R_STR(r_n) x_n for every token.
+    """R_STR(r_n) x_n for every token, by rotating the planes in U's basis (``core.rstr_apply``'s fast path).
 
     x (..., N, d); positions (..., N, d_c); basis U (d, d) orthogonal, or None for U = I (the O(d) path);
-    freqs (d_c, m) with 2m <= d  ->  (..., N, d).  Per-head parameters broadcast like any batch dimension:
-    x (B, H, N, d) with positions (B, 1, N, d_c), basis (H, d, d) and freqs (H, d_c, m)."""
-    return rstr_apply(x, positions, basis, freqs)
+    freqs (d_c, m) with 2m <= d  ->  (..., N, d) in x's dtype.  Per-head parameters broadcast like any batch
+    dimension: x (B, H, N, d) with positions (B, 1, N, d_c), basis (H, d, d) and freqs (H, d_c, m)."""
+    rot = rotation_dtype(x.dtype)
+    r = as_positions(positions, rot, x.device)
+    if r.shape[-1] != freqs.shape[-2]:
+        raise ValueError(f"positions (..., N, d_c) and freqs (d_c, m) disagree: {tuple(r.shape)} vs {tuple(freqs.shape)}")
+    if basis is not None and basis.shape[-2:] != (x.shape[-1], x.shape[-1]):
+        raise ValueError(f"basis is {tuple(basis.shape)} but x has d = {x.shape[-1]}")
+    with autocast_off(x.device):
+        theta = plane_angles(r, freqs.to(rot))
+        if basis is None:
+            return rotate_pairs(x.to(rot), theta).to(x.dtype)
+        U = basis.to(rot)
+        return (rotate_pairs(x.to(rot) @ U, theta) @ U.mT).to(x.dtype)  # row vectors: x in U's basis is x U
 
 
 def initial_freqs(n_heads: int, d_c: int, m: int, theta: float, how, generator, dtype, device) -> Tensor:
     """(H, d_c, m) starting frequencies.  "axial": plane u follows coordinate u mod d_c with a RoPE ladder
     theta^{-j/n_k} (exactly RoPE for d_c = 1, 2m = d_h); "mixed": RoPE magnitudes theta^{-u/m} along random
     unit directions of R^{d_c}; a tensor (d_c, m) or (H, d_c, m) is used as given."""
+    work = rotation_dtype(dtype)  # initialised in float32 at least, then rounded to the parameters' dtype
     if isinstance(how, Tensor):
         f = how.to(dtype=dtype, device=device)
         if f.shape not in ((d_c, m), (n_heads, d_c, m)):
             raise ValueError(f"freq_init tensor must be ({d_c}, {m}) or ({n_heads}, {d_c}, {m}), got {tuple(f.shape)}")
         return f.expand(n_heads, d_c, m).clone()
     if how == "axial":
-        f = torch.zeros(d_c, m, dtype=dtype)
+        f = torch.zeros(d_c, m, dtype=work)
         for u in range(m):
             k, j = u % d_c, u // d_c
             f[k, u] = theta ** (-j / len(range(k, m, d_c)))
-        return f.expand(n_heads, d_c, m).clone().to(device)
+        return f.expand(n_heads, d_c, m).clone().to(device=device, dtype=dtype)
     if how == "mixed":
-        mags = theta ** (-torch.arange(m, dtype=dtype) / m)
-        dirs = torch.randn(n_heads, d_c, m, generator=generator, dtype=dtype)
-        return (dirs / dirs.norm(dim=1, keepdim=True) * mags).to(device)
+        mags = theta ** (-torch.arange(m, dtype=work) / m)
+        dirs = torch.randn(n_heads, d_c, m, generator=generator, dtype=work)
+        return (dirs / dirs.norm(dim=1, keepdim=True) * mags).to(device=device, dtype=dtype)
     raise ValueError(f"freq_init must be 'axial', 'mixed' or a tensor, got {how!r}")
 
 
@@ -97,8 +122,12 @@ class StructuredRotary(nn.Module):
             self.register_buffer("freqs", freqs)
 
     def basis(self) -> Tensor | None:
-        """U (d, d) or (H, d, d), orthogonal; None when the basis is fixed at I."""
-        return None if self.basis_skew is None else cayley(skew(self.basis_skew))
+        """U (d, d) or (H, d, d), orthogonal, in the rotation dtype (float32 unless the parameters are
+        float64); None when the basis is fixed at I."""
+        if self.basis_skew is None:
+            return None
+        with autocast_off(self.basis_skew.device):
+            return cayley(skew(self.basis_skew.to(rotation_dtype(self.basis_skew.dtype))), check=False)
 
     def rotate_queries_or_keys(self, t: Tensor, positions: Tensor) -> Tensor:
         """t (..., N, d) — (..., H, N, d) with per-head parameters — and positions (..., N, d_c)  ->  R_STR(r_n) t_n."""

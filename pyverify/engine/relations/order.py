@@ -13,7 +13,7 @@ from ..result import Budget, Result, claim_seed
 from ..scoring import score_sides
 from .constant import growth_in_every_choice, loglog_slope
 
-__all__ = ["run", "loglog_slope"]
+__all__ = ["run", "loglog_slope", "orders_text"]
 
 FLOOR = 1e-13  # a quantity below this at some value is at the rounding level: faster than any order
 
@@ -65,13 +65,19 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
         return max(slopes) > claimed + slack or (exact and min(slopes) < claimed - slack)
 
     failing = next((j for j in judged if bad(j[1])), None)
-    dims, slopes, qs, lead = failing or judged[0]
+    # the assignment the verdict rests on: the first that fails, or else the one with the worst instance
+    dims, slopes, qs, _ = failing or max(judged, key=lambda j: _badness(j[1], claimed, direction, exact))
     median = sorted(slopes)[len(slopes) // 2]
+    # the instance the verdict rests on: the slowest order towards 0, the fastest growth towards infinity,
+    # and for an exact order the one farthest from the claim on either side
+    worst = _worst(slopes, claimed, direction, exact)
+    shown = [worst] + [i for i in range(min(3, len(slopes))) if i != worst][:2]
     res.details["order"] = {"param": param, "values": values, "claimed": claimed, "direction": direction,
+                            "exact": exact, "tolerance": slack, "measured_worst": slopes[worst],
                             "measured_min": min(slopes), "measured_median": median,
                             "measured_max": max(slopes), "leading_constant": max(j[3] for j in judged),
-                            # error against the parameter of the first instances, for the report's plot
-                            "series": qs[:3].tolist()}
+                            # error against the parameter of the worst instance and two others, for the plot
+                            "series": qs[shown].tolist(), "series_slopes": [slopes[i] for i in shown]}
     if len(measured) > 1:
         res.details["order"]["by_assignment"] = [
             {"dims": d, "measured_min": min(s), "measured_median": sorted(s)[len(s) // 2], "measured_max": max(s),
@@ -81,10 +87,10 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
     where = f" at {dims}" if len(measured) > 1 else ""
     if failing is not None:
         res.verdict = Verdict.refuted
-        worst_slope = min(slopes) if direction == "zero" else max(slopes)
-        res.message = (f"measured order {worst_slope:.3f} (median {median:.3f}) vs claimed {claimed:g} "
+        res.message = (f"measured order {_orders(slopes, slopes[worst])} vs claimed {claimed:g} "
                        f"as {param} -> {'0' if direction == 'zero' else 'inf'}{where}")
-        res.witness = {"seed": seed, "param": param, "values": values, "slopes": slopes, "series": qs[:3].tolist()}
+        res.witness = {"seed": seed, "param": param, "values": values, "slopes": slopes,
+                       "series": res.details["order"]["series"]}
         if where:
             res.witness["dims"] = dims
         return
@@ -100,13 +106,34 @@ def run(claim: Claim, budget: Budget, seed: int, ctx: dict, res: Result, conv: d
                        "growth": [{"dims": d, "ratio": c} for d, c in line]}
         return
     res.verdict = Verdict.holds
-    res.message = (f"measured order {median:.3f} (min {min(min(s) for _, s, _, _ in judged):.3f}, "
-                   f"max {max(max(s) for _, s, _, _ in judged):.3f}) {rel} claimed {claimed:g}; leading constant "
-                   f"<= {max(j[3] for j in judged):.4g}" + (f" (bounded along the sweep, {len(judged)} assignments)"
-                                                            if len(judged) > 1 else ""))
+    res.message = (f"measured order {_orders(slopes, slopes[worst])} {rel} claimed {claimed:g}; leading constant "
+                   f"<= {max(j[3] for j in judged):.4g}" + (f" (bounded along the sweep, {len(judged)} assignments; "
+                                                            f"worst at {dims})" if len(judged) > 1 else ""))
     bases = [(d, bs) for d, _, bs in measured if bs is not None]
     if bases:
         _judge_baseline(res, bases, values, xs, claimed, median, direction, slack, check.baseline, check.constant)
+
+
+def orders_text(worst: float, median: float, low: float, high: float) -> str:
+    """The measured order as the CLI and the report both word it: the worst instance's first."""
+    return f"{worst:.3f} at the worst instance (median {median:.3f}, range {low:.3f} to {high:.3f})"
+
+
+def _orders(slopes: list[float], worst: float) -> str:
+    return orders_text(worst, sorted(slopes)[len(slopes) // 2], min(slopes), max(slopes))
+
+
+def _worst(slopes: list[float], claimed: float, direction: str, exact: bool) -> int:
+    """The index of the slope the verdict rests on."""
+    if exact:
+        return max(range(len(slopes)), key=lambda i: abs(slopes[i] - claimed))
+    return slopes.index(min(slopes) if direction == "zero" else max(slopes))
+
+
+def _badness(slopes: list[float], claimed: float, direction: str, exact: bool) -> float:
+    """How far an assignment's worst slope lies on the wrong side of the claim (larger: worse)."""
+    s = slopes[_worst(slopes, claimed, direction, exact)]
+    return abs(s - claimed) if exact else (claimed - s if direction == "zero" else s - claimed)
 
 
 def _series(check, dims: dict, param: str, values: list[float], n: int, gen_seed: int, ctx: dict,

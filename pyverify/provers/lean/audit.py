@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ...registry import LeanLink, Registry
 from . import faithful, vacuity
+from .decide import decide
 from .build import BuildResult, lake_build, project_root, toolchain
 from .index import Declaration, LeanIndex, index
 from .mapping import Links, both_ways, deps_audit, has_content, proof_name, read_mapping_files, registry_links, \
@@ -36,6 +37,8 @@ class LeanAudit:
     findings: list[faithful.Finding] = field(default_factory=list)
     unknown_names: list[dict] = field(default_factory=list)
     input_problems: list[str] = field(default_factory=list)  # unreadable Lean files, malformed name lists
+    # per statement with hypotheses on real data: do they leave a non-trivial model (decide.py)?
+    decisions: list[dict] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -50,7 +53,7 @@ class LeanAudit:
             "claims": self.claims, "coverage": self.coverage, "mapping_problems": self.mapping_problems,
             "notes": self.notes, "skipped": self.skipped,
             "findings": [f.as_dict() for f in self.findings], "unknown_names": self.unknown_names,
-            "input_problems": self.input_problems,
+            "input_problems": self.input_problems, "vacuity_decisions": self.decisions,
         }
 
 
@@ -136,7 +139,7 @@ def audit_project(registry: Registry, lean_root: Path, mapping_dir: Path | None 
             continue
         audited.add(decl.name)
         structured = link if isinstance(link, LeanLink) else None
-        result.findings.extend(_syntactic(idx, decl, cid, structured))
+        result.findings.extend(_syntactic(idx, decl, cid, structured, result.decisions))
         if structured is None:
             continue
         if structured.reading != "same" and not (structured.differs or "").strip():
@@ -170,10 +173,22 @@ def _squash(text: str) -> str:
     return "".join(text.split())
 
 
-def _syntactic(idx: LeanIndex, decl: Declaration, cid: str | None, link: LeanLink | None) -> list[faithful.Finding]:
+def _syntactic(idx: LeanIndex, decl: Declaration, cid: str | None, link: LeanLink | None,
+               decisions: list[dict] | None = None) -> list[faithful.Finding]:
+    """The audits that need only the Lean text: quantifier order, suspect zeros, and the exact decision
+    of whether the hypotheses leave a non-trivial model (recorded in ``decisions`` when given)."""
     out = faithful.quantifier_order(idx, decl, cid, link)
     out.extend(faithful.Finding(cid, "suspect-zero", reason, decl.name, decl.file, decl.line)
                for reason in faithful.zero_forcing(decl))
+    node = faithful.statement_prop(decl)
+    decision = decide(node) if node is not None else None
+    if decision is not None:
+        if decisions is not None:
+            decisions.append({"claim": cid, "declaration": decl.name, "file": decl.file, "line": decl.line,
+                              **decision.as_dict()})
+        if decision.is_finding:
+            out.append(faithful.Finding(cid, "vacuity", f"decided: {decision.reason}", decl.name, decl.file,
+                                        decl.line))
     return out
 
 
@@ -200,5 +215,5 @@ def audit_sources(sources: Path, names_dir: Path | None = None, build: bool = Fa
         if decl.kind in ("theorem", "lemma") and len(decl.statement) == 1 and not decl.params \
                 and idx.resolve(decl.statement[0].text, decl.namespace) is not None:
             continue  # `theorem foo : FooStatement`: audited once, at the statement
-        result.findings.extend(_syntactic(idx, decl, None, None))
+        result.findings.extend(_syntactic(idx, decl, None, None, result.decisions))
     return result

@@ -1,11 +1,12 @@
 """The index of a Lean development: every declaration, its qualified name, place, kind and sorry status.
 
-Names are qualified through ``namespace``/``section``/``mutual`` ... ``end`` (an ``end`` closes the
-innermost scope; ``namespace A.B`` opens both parts); ``_root_.x`` escapes the namespace. A declaration
-runs from its keyword to the next command (a declaration keyword or scope command anywhere, other
-commands at column 0). Its *statement* is what stands between the name and the top-level ``:=`` (for a
-theorem: its type, with its binders), its *body* what follows. ``sorry``/``admit`` count only as tokens,
-so never inside comments, strings or docstrings.
+A Lean 4 file is read as a sequence of commands (``commands.command_starts``). Names are qualified
+through ``namespace``/``section``/``mutual`` ... ``end``: ``namespace A.B`` opens two namespaces, ``end A.B``
+closes both, ``end B`` only the inner one; scopes left open at the end of a file are closed there, as
+Lean closes them; ``_root_.x`` escapes the namespace. A declaration runs from its first attribute or
+modifier to the next command. Its *statement* is what stands between the name and the top-level ``:=``
+(for a theorem: its type, with its binders), its *body* what follows. ``sorry``/``admit`` count only as
+tokens, so never inside comments, strings or docstrings.
 """
 
 from __future__ import annotations
@@ -13,18 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .commands import DECL_KINDS, OPEN_BRACKETS, command_starts, first_on_line, skip_brackets, skip_modifiers
 from .tokens import LeanSyntaxError, Token, doc_text, tokenize
 
-DECL_KINDS = ("theorem", "lemma", "def", "abbrev", "structure", "instance", "axiom", "inductive", "class",
-              "opaque", "example")
-MODIFIERS = {"private", "protected", "noncomputable", "partial", "unsafe", "nonrec", "scoped", "local"}
-_SCOPE_COMMANDS = {"namespace", "section", "end", "mutual"}
-# commands that end a declaration only at column 0 (they also occur inside proofs: `open Foo in`)
-_COLUMN0_COMMANDS = {"open", "variable", "universe", "set_option", "attribute", "export", "import", "notation",
-                     "infix", "infixl", "infixr", "prefix", "postfix", "macro", "syntax", "elab", "macro_rules",
-                     "#check", "#eval", "#print", "#exit", "omit", "include", "initialize", "deriving"}
 SORRY_TOKENS = ("sorry", "admit")
-_OPEN = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "@[": "]", "%[": "]"}
+_CLOSE_BRACKETS = (")", "]", "}", "⟩", "⦄")
 
 
 @dataclass
@@ -53,53 +47,13 @@ class Declaration:
         return self.name.rsplit(".", 1)[-1]
 
 
-def _command_starts(tokens: list[Token]) -> list[int]:
-    """Where each command starts. Modifiers and ``@[..]`` before a declaration keyword start its command."""
-    starts: list[int] = []
-    i = 0
-    while i < len(tokens):
-        t = tokens[i]
-        leading = (t.kind == "ident" and t.text in MODIFIERS or t.text == "@[") and t.col == 0
-        if leading:
-            starts.append(i)
-            i = _skip_modifiers(tokens, i)
-            if i < len(tokens) and tokens[i].text in DECL_KINDS + ("section", "namespace"):
-                i += 1  # the keyword belongs to the command that just started
-            continue
-        if t.kind == "ident" and (t.text in DECL_KINDS or t.text in _SCOPE_COMMANDS):
-            if not (t.text == "instance" and i > 0 and tokens[i - 1].text == "deriving"):
-                starts.append(i)
-        elif t.col == 0 and t.text in _COLUMN0_COMMANDS:
-            starts.append(i)
-        i += 1
-    return starts
-
-
-def _skip_modifiers(tokens: list[Token], i: int) -> int:
-    """The index of the first token after the modifiers and attribute lists starting at i."""
-    while i < len(tokens):
-        if tokens[i].text == "@[":
-            depth = 0
-            while i < len(tokens):
-                depth += tokens[i].text in _OPEN
-                depth -= tokens[i].text in ("]", ")", "}", "⟩", "⦄")
-                i += 1
-                if depth == 0:
-                    break
-        elif tokens[i].kind == "ident" and tokens[i].text in MODIFIERS:
-            i += 1
-        else:
-            return i
-    return i
-
-
 def split_top(tokens: list[Token], separators: set[str]) -> list[tuple[int, Token]]:
     """The positions of separator tokens at bracket depth 0."""
     depth, out = 0, []
     for i, t in enumerate(tokens):
-        if t.kind == "symbol" and t.text in _OPEN:
+        if t.kind == "symbol" and t.text in OPEN_BRACKETS:
             depth += 1
-        elif t.kind == "symbol" and t.text in (")", "]", "}", "⟩", "⦄"):
+        elif t.kind == "symbol" and t.text in _CLOSE_BRACKETS:
             depth = max(0, depth - 1)
         elif depth == 0 and t.text in separators and t.kind in ("symbol", "ident"):
             out.append((i, t))
@@ -107,10 +61,12 @@ def split_top(tokens: list[Token], separators: set[str]) -> list[tuple[int, Toke
 
 
 def _statement_and_body(rest: list[Token], kind: str) -> tuple[list[Token], list[Token], list[Token]]:
-    """(params, type, body) of the tokens after a declaration's name."""
-    cut = split_top(rest, {":=", "where", "|"})
+    """(params, type, body) of the tokens after a declaration's name. The body starts at the top-level
+    ``:=``, ``where``, or a ``|`` that opens its line (an equation: ``|x|`` in a type is not one)."""
     if kind in ("structure", "class", "inductive"):
         cut = split_top(rest, {":=", "where"}) or split_top(rest, {"|"})
+    else:
+        cut = [(k, t) for k, t in split_top(rest, {":=", "where", "|"}) if t.text != "|" or first_on_line(rest, k)]
     head, body = (rest[:cut[0][0]], rest[cut[0][0] + 1:]) if cut else (rest, [])
     colon = split_top(head, {":"})
     params, stmt = (head[:colon[0][0]], head[colon[0][0] + 1:]) if colon else (head, [])
@@ -122,29 +78,35 @@ def _is_only_sorry(body: list[Token]) -> bool:
     return texts in (["sorry"], ["by", "sorry"], ["by", "admit"], ["(", "sorry", ")"])
 
 
+def _scope_name(tokens: list[Token], j: int, end: int) -> str:
+    """The name after a scope keyword at j, when it stands on the keyword's line."""
+    nxt = tokens[j + 1] if j + 1 < end and tokens[j + 1].line == tokens[j].line else None
+    return nxt.text if nxt is not None and nxt.kind == "ident" else ""
+
+
 def index_text(text: str, file: str) -> list[Declaration]:
-    """The declarations of one Lean file's text (``file`` is only recorded)."""
+    """The declarations of one Lean file's text (``file`` is only recorded). Scopes still open at the end
+    of the text are closed there, as Lean does."""
     tokens = tokenize(text)
-    scopes: list[tuple[str, str]] = []  # (kind, name) of namespace/section/mutual
+    scopes: list[tuple[str, str]] = []  # (kind, name) of namespace/section/mutual, one per name component
     decls: list[Declaration] = []
-    starts = _command_starts(tokens) + [len(tokens)]
+    starts = command_starts(tokens) + [len(tokens)]
     for i, end in zip(starts, starts[1:]):
-        j = _skip_modifiers(tokens, i)
+        j = skip_modifiers(tokens, i)
         if j >= end:
             continue
         word = tokens[j].text
-        nxt = tokens[j + 1] if j + 1 < end and tokens[j + 1].line == tokens[j].line else None
-        if word in ("namespace", "section", "mutual"):
-            scopes.append((word, nxt.text if nxt is not None and nxt.kind == "ident" else ""))
+        if word in ("namespace", "section"):
+            name = _scope_name(tokens, j, end)
+            scopes.extend((word, part) for part in (name.split(".") if name else [""]))
+        elif word == "mutual":
+            scopes.append((word, ""))
         elif word == "end":
-            _close(scopes, nxt.text if nxt is not None and nxt.kind == "ident" else "", tokens[j].line)
+            _close(scopes, _scope_name(tokens, j, end), tokens[j].line)
         elif word in DECL_KINDS:
             decl = _declaration(tokens, i, j, end, scopes, file)
             if decl is not None:
                 decls.append(decl)
-    if scopes:
-        kind, name = scopes[-1]
-        raise LeanSyntaxError(f"{kind} {name} is never closed by `end`".replace("  ", " "), tokens[-1].line)
     return decls
 
 
@@ -152,14 +114,17 @@ def _declaration(tokens: list[Token], i: int, j: int, end: int, scopes: list[tup
                  file: str) -> Declaration | None:
     """The declaration whose command runs over tokens[i:end], with its keyword at j."""
     kind = tokens[j].text
-    if kind == "class" and j + 1 < end and tokens[j + 1].text == "inductive":
+    if kind == "class" and j + 1 < end and tokens[j + 1].text in ("inductive", "abbrev"):
         j += 1
     namespace = ".".join(n for k, n in scopes if k == "namespace" and n)
-    named = j + 1 < end and tokens[j + 1].kind == "ident" and kind != "example"
+    k = j + 1
+    if kind == "instance" and k + 1 < end and tokens[k].text == "(" and tokens[k + 1].text == "priority":
+        k = skip_brackets(tokens, k)  # instance (priority := low) name : ...
+    named = k < end and tokens[k].kind == "ident" and kind != "example"
     if named:
-        short, rest = tokens[j + 1].text, tokens[j + 2:end]
+        short, rest = tokens[k].text, tokens[k + 1:end]
     elif kind in ("example", "instance"):
-        short, rest = f"_{kind}_L{tokens[j].line}", tokens[j + 1:end]
+        short, rest = f"_{kind}_L{tokens[j].line}", tokens[k:end]
     else:
         return None
     if short.startswith("_root_."):
@@ -168,7 +133,8 @@ def _declaration(tokens: list[Token], i: int, j: int, end: int, scopes: list[tup
         qualified = f"{namespace}.{short}" if namespace else short
     rest = [t for t in rest if t.kind != "doc"]  # the next declaration's docstring is not part of this one
     params, stmt, body = _statement_and_body(rest, kind)
-    doc = doc_text(tokens[i - 1]) if i > 0 and tokens[i - 1].kind == "doc" else None
+    before = tokens[i - 1] if i > 0 else None
+    doc = doc_text(before) if before is not None and before.kind == "doc" and before.text.startswith("/--") else None
     return Declaration(
         name=qualified, file=file, line=tokens[i].line, kind=kind,
         sorry=any(x.kind == "ident" and x.text in SORRY_TOKENS for x in tokens[j:end]),
@@ -177,14 +143,17 @@ def _declaration(tokens: list[Token], i: int, j: int, end: int, scopes: list[tup
 
 
 def _close(scopes: list[tuple[str, str]], name: str, line: int) -> None:
-    if not scopes:
-        raise LeanSyntaxError(f"`end {name}` without an open namespace or section", line)
-    kind, open_name = scopes[-1]
-    if name and open_name != name:
-        raise LeanSyntaxError(f"`end {name}` closes {kind} {open_name or '(anonymous)'}", line)
-    if not name and kind == "namespace":
-        raise LeanSyntaxError(f"`end` without a name closes namespace {open_name}", line)
-    scopes.pop()
+    """``end`` / ``end A.B``: close the innermost scope, or as many scopes as the name has components."""
+    parts = name.split(".") if name else [""]
+    if len(scopes) < len(parts):
+        raise LeanSyntaxError(f"`{f'end {name}'.strip()}` without an open namespace or section", line)
+    top = scopes[len(scopes) - len(parts):]
+    if name and [n for _, n in top] != parts:
+        shown = ".".join(n or "(anonymous)" for _, n in top)
+        raise LeanSyntaxError(f"`end {name}` closes {top[-1][0]} {shown}", line)
+    if not name and top[-1][0] == "namespace":
+        raise LeanSyntaxError(f"`end` without a name closes namespace {top[-1][1]}", line)
+    del scopes[len(scopes) - len(parts):]
 
 
 @dataclass
@@ -208,8 +177,13 @@ class LeanIndex:
 
 
 def index(root: Path, shown_relative_to: Path | None = None) -> LeanIndex:
-    """Every declaration of the ``.lean`` files under ``root`` (a folder or one file)."""
-    files = [root] if root.is_file() else sorted(root.rglob("*.lean")) if root.exists() else []
+    """Every declaration of the ``.lean`` files under ``root`` (a folder or one file). Hidden folders
+(``.lake/`` with the dependencies' sources, ``.git/``) belong to no project's own sources and are skipped."""
+    if root.is_file():
+        files = [root]
+    else:
+        files = sorted(p for p in root.rglob("*.lean") if not any(
+            part.startswith(".") for part in p.relative_to(root).parts[:-1])) if root.exists() else []
     decls: list[Declaration] = []
     errors: list[str] = []
     for path in files:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from .audit import LeanAudit
 
 
@@ -40,6 +42,11 @@ def print_audit(audit: LeanAudit, sources_only: bool = False) -> None:
     for f in audit.findings:
         where = f" ({f.file}:{f.line})" if f.file else ""
         print(f"  {f.kind}: [{f.claim or f.declaration}] {f.message}{where}")
+    if audit.decisions:
+        counts = Counter(d["verdict"] for d in audit.decisions)
+        print(f"hypotheses of {len(audit.decisions)} statements on real data, decided exactly: "
+              + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+              + (" (--format json gives each statement's decision and reason)" if counts["cannot-decide"] else ""))
     if audit.unknown_names:
         print(f"{len(audit.unknown_names)} external names not in the lean/mathlib-names lists")
         for n in audit.unknown_names:

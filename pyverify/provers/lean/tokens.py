@@ -3,7 +3,8 @@
 It knows what makes ``sorry`` inside a comment or a string not count: nested block comments
 ``/- /- -/ -/``, doc comments ``/-- -/`` and module docs ``/-! -/`` (kept as ``doc`` tokens, since a
 docstring says which claim a declaration states), line comments ``--``, string literals with escapes,
-raw strings ``r#"..."#``, char literals ``'a'`` / ``'\\n'`` (told apart from the prime of ``x'``), and
+raw strings ``r#"..."#``, command words ``#check``/``#exit`` (one token; nothing after a ``#exit`` or a Verso ``#doc`` at column 0
+is read), char literals ``'a'`` / ``'\\n'`` (told apart from the prime of ``x'``), and
 identifiers with ``«guillemet»`` parts, subscripts and dots (``Finset.sum_comm``, ``h.le``).
 Identifier characters follow Lean's own rule (``isLetterLike``): ASCII letters, Greek except λ Π Σ,
 Coptic, the letter-like block (ℝ ℕ ...), script letters; digits, ``_ ' ! ?`` and subscripts continue.
@@ -12,6 +13,10 @@ Coptic, the letter-like block (ℝ ℕ ...), script letters; digits, ``_ ' ! ?``
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+
+# command words at column 0 after which the file holds no Lean commands (the text after them is not lexed)
+END_OF_LEAN = ("#exit", "#doc")
 
 
 class LeanSyntaxError(ValueError):
@@ -192,6 +197,13 @@ def tokenize(text: str) -> list[Token]:
                 while r.peek().isalnum() and r.peek().isascii():
                     r.advance()
             r.emit("number", start, line, col)
+        elif ch == "#" and r.peek(1).isascii() and r.peek(1).isalpha():  # a command word: #check, #exit
+            r.advance()
+            while r.peek().isascii() and (r.peek().isalnum() or r.peek() == "_"):
+                r.advance()
+            r.emit("symbol", start, line, col)
+            if col == 0 and r.tokens[-1].text in END_OF_LEAN:
+                break  # Lean reads no command after `#exit`; after `#doc ... =>` a Verso document's prose follows
         else:
             sym = next((s for s in _SYMBOLS if text.startswith(s, r.pos)), ch)
             r.advance(len(sym))
