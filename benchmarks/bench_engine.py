@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _timing import best_time  # noqa: E402 - benchmarks/ is on sys.path when a script runs
-from pyverify.checks.compiled import compile_check  # noqa: E402
-from pyverify.registry import Check  # noqa: E402
+from pyverify.checks.claim import compile_claim  # noqa: E402
+from pyverify.engine.context import CPU64  # noqa: E402
+from pyverify.registry import Claim  # noqa: E402
 
 CLAIMS = {
     "relative law (d=6, d_c=3)": {"given": {"g": "commuting_skew(6, 3)", "ri": "vec(3)", "rj": "vec(3)"},
@@ -34,12 +35,14 @@ CLAIMS = {
 
 
 def batch_vs_loop(n: int = 512) -> None:
-    ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
+    ctx = CPU64.seeded(0)
     print(f"batched check vs per-instance loop, {n} instances, same claim and instances")
     print(f"{'claim':<30} {'batched s':>10} {'loop s':>10} {'loop/batched':>13}")
     for name, spec in CLAIMS.items():
-        comp = compile_check(Check.model_validate(spec), {}, "relation")
-        theta = comp.init_theta(n, torch.Generator().manual_seed(0), ctx)
+        claim = Claim.model_validate({"id": "B.1", "title": name, "document": "d", "locator": "l", "kind": "identity",
+                                      "statement": name, "check": spec})
+        comp = compile_claim(claim).assignments[0]
+        theta = comp.init_theta(n, ctx.gen, ctx)
         with torch.no_grad():
             tb, _ = best_time(lambda: comp.evaluate(theta, ctx))
             tl, _ = best_time(lambda: [comp.evaluate_one(theta, i, ctx) for i in range(n)], repeat=1)

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from .atomic import write_text_atomic
-from .registry import PROJECT_ROOT, RegistryError, Verdict, claim_file_schema, load_registry
+from .registry import RegistryError, Verdict, claim_file_schema, load_registry
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -166,6 +166,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     _output_file(args.out)
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         return _usage_error("--device cuda was asked for, but no CUDA device is available")
+    from .analysis import check_row
     from .checks.validate import load_valid_registry
     from .engine import check_claims
 
@@ -175,7 +176,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     progress = args.format == "text" and sys.stderr.isatty() and not args.no_progress
     results = check_claims(reg, args.ids, args.budget, args.seed, args.device, args.jobs, progress, args.tightness_seeds)
     payload = {"seed": args.seed, "device": args.device, "budget": args.budget,
-               "claims": [_with_severity(r.as_dict(), reg.claims[r.id]) for r in results]}
+               "claims": [check_row(r.as_dict(), reg.claims[r.id]) for r in results]}
     written = _write_output(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n") if args.out else EXIT_OK
     if args.pin_witness:
         _pin_witnesses(reg, results)
@@ -183,10 +184,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
         print()
     else:
-        for r in results:
+        for r, row in zip(results, payload["claims"]):
             flag = "" if r.matches else f"   <-- expected {r.expect}"
-            sev = reg.claims[r.id].severity if r.verdict is Verdict.refuted else None
-            grade = f" [{sev.level}: {sev.reason}]" if sev else (" [severity unassessed]" if r.verdict is Verdict.refuted else "")
+            sev = row.get("severity")
+            grade = f" [{sev['level']}: {sev['reason']}]" if sev else (" [severity unassessed]" if r.verdict is Verdict.refuted else "")
             print(f"{r.id:<24} {r.verdict:<14} {r.message}{grade}{flag}")
         counts: dict[str, int] = {}
         for r in results:
@@ -201,28 +202,27 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _pin_witnesses(reg, results) -> None:
-    """Each refuted claim's witness becomes the last of its check's examples (told on stderr)."""
+    """Each refuted claim's counterexample becomes the last of its check's examples (told on stderr)."""
+    from .engine.evidence import Counterexample
     from .registry.pin import PinError, pin_example, witness_example
 
     for r in results:
-        if r.verdict is not Verdict.refuted or not r.witness:
+        found = r.find(Counterexample) if r.verdict is Verdict.refuted else None
+        if r.verdict is not Verdict.refuted:
             continue
-        if "example" in r.witness:
-            print(f"{r.id}: refuted by its examples[{r.witness['example']}], already pinned", file=sys.stderr)
+        if found is None:
+            print(f"{r.id}: its witness is no instance of the hypotheses (a growth, an order, a Monte-Carlo mean): "
+                  "nothing to pin", file=sys.stderr)
+            continue
+        if found.example is not None:
+            print(f"{r.id}: refuted by its examples[{found.example}], already pinned", file=sys.stderr)
             continue
         try:
-            path = pin_example(reg, r.id, witness_example(reg.claims[r.id].check, r.witness))
+            path = pin_example(reg, r.id, witness_example(reg.claims[r.id].check, found.values, found.dims))
         except (PinError, OSError) as exc:
             print(f"{r.id}: witness not pinned: {exc}", file=sys.stderr)
             continue
         print(f"{r.id}: witness pinned as the last of check.examples in {path}", file=sys.stderr)
-
-
-def _with_severity(row: dict, claim) -> dict:
-    """A refuted claim's JSON carries the registry's severity of the error (null: not assessed)."""
-    if row["verdict"] == Verdict.refuted.value:
-        row["severity"] = claim.severity.model_dump() if claim.severity else None
-    return row
 
 
 def cmd_lean(args: argparse.Namespace) -> int:
@@ -236,10 +236,15 @@ def cmd_lean(args: argparse.Namespace) -> int:
             return EXIT_INPUT
         audit = lean.audit_sources(args.sources, args.names, args.build, args.timeout)
     else:
+        from .contributions import lean_sources
+
+        lean_dir = args.lean_dir if args.lean_dir is not None else lean_sources()
+        if lean_dir is None:
+            return _usage_error("no Lean sources: give --lean-dir (or --sources for a project without a registry)")
         reg = load_registry(args.registry)
-        audit = lean.audit_project(reg, args.lean_dir, args.mapping, args.names, args.build,
+        audit = lean.audit_project(reg, lean_dir, args.mapping, args.names, args.build,
                                    count_models=None if args.no_sampling else count_models, timeout=args.timeout,
-                                   shown_relative_to=args.lean_dir.resolve().parent)
+                                   shown_relative_to=lean_dir.resolve().parent)
     if args.format == "json":
         json.dump(audit.as_dict(), sys.stdout, indent=1, ensure_ascii=False)
         print()
@@ -298,102 +303,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK if not mism and graph.ok else EXIT_FAIL
 
 
-def _certify_verdicts(reg, args) -> dict[str, str]:
-    from .attention import certify
-    from .engine import check_claim
-
-    return {cid: check_claim(reg, cid, args.budget, args.seed).verdict.value
-            for cid in sorted(set(certify.RESTS_ON.values())) if cid in reg.claims}
-
-
-def _load_state(path):
-    import torch
-
-    state = torch.load(path, map_location="cpu", weights_only=True)
-    return state.state_dict() if hasattr(state, "state_dict") else state
-
-
-def _layer_description(args):
-    """Matrices of a layer that is not an ESPRAttention state dict: --tensors FILE or --adapter PLUGIN:FUNC."""
-    from .attention.certify_layer import describe
-    from .checks.plugins import loaded_function
-    from .checks.samplers.data import read_tensors
-
-    if args.tensors is not None:
-        return describe(read_tensors(args.tensors))
-    adapter = loaded_function(args.adapter)
-    if args.state is None:
-        raise ValueError("--adapter needs the state dict it reads (the positional STATE file)")
-    try:
-        answer = adapter(_load_state(args.state))
-    except Exception as exc:  # noqa: BLE001 - the user's adapter failed: bad input, not a crash of pyverify
-        raise ValueError(f"adapter {args.adapter} failed: {type(exc).__name__}: {exc}") from None
-    return describe(answer)
-
-
 def cmd_certify(args: argparse.Namespace) -> int:
-    from .attention import certify
-    from .attention.certify_layer import LayerDescriptionError, certify_layer
-    from .checks.plugins import PluginError
-    from .checks.samplers.base import SamplerError
+    from .certify.command import certify_command
 
-    reg = _load_registry_with_plugins(args.registry)
-    general = args.adapter is not None or args.tensors is not None
-    if args.adapter and args.tensors:
-        return _usage_error("give --adapter or --tensors, not both")
-    if not general and args.state is None:
-        return _usage_error("certify needs a STATE file, --tensors FILE or --adapter PLUGIN:FUNC")
-    if not general and args.form != "product":
-        return _usage_error("--form difference describes a layer given by --adapter or --tensors")
-    source = str(args.tensors or args.state)
-    try:
-        if general:
-            mats = _layer_description(args)
-        else:
-            state = _load_state(args.state)
-    except (PluginError, SamplerError, LayerDescriptionError, ValueError) as exc:
-        return _usage_error(f"{source}: {exc}")
-    except Exception as exc:  # noqa: BLE001 - torch.load raises many kinds (pickle, zip, runtime)
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return _usage_error(f"{args.state}: cannot load a state dict (weights only): {first}")
-    verdicts = _certify_verdicts(reg, args)
-    try:
-        reports = (certify_layer(mats, verdicts, form=args.form, radius=args.radius) if general
-                   else certify.certify(state, verdicts, prefix=args.prefix, radius=args.radius))
-    except ValueError as exc:
-        return _usage_error(f"{source}: {exc}")
-    if args.format == "json":
-        json.dump({"state": source, "form": args.form, "radius": args.radius, "verdicts": verdicts,
-                   "heads": [{"head": r.head, "measured": r.measured, "guarantees": r.guarantees} for r in reports]},
-                  sys.stdout, indent=1)
-        print()
-        return EXIT_OK
-    print(f"{source}: {len(reports)} head(s), {args.form} form; guarantees rest on "
-          f"{', '.join(f'{k} ({v})' for k, v in verdicts.items())}")
-    for r in reports:
-        print(f"head {r.head}: " + ", ".join(_measured_text(k, v) for k, v in r.measured.items()))
-        for g in r.guarantees:
-            why = f" — fails: {'; '.join(g['failing_hypotheses'])}" if g["failing_hypotheses"] else ""
-            rests = f"rests on {g['rests_on']}: {g['claim_verdict']}" if g["rests_on"] else "by construction"
-            print(f"  {g['status']:<17} {g['statement']} ({rests}){why}{_observed_text(g)}")
-    return EXIT_OK
-
-
-def _measured_text(key: str, value) -> str:
-    if isinstance(value, bool):
-        return f"{key} {'yes' if value else 'no'}"
-    return f"{key} {value:.3g}"
-
-
-def _observed_text(g: dict) -> str:
-    """Observed defects beside their bound and the float64 rounding allowance they were compared with."""
-    if "observed" not in g:
-        return ""
-    bound = g.get("bound", 0.0)
-    if "allowance" not in g:
-        return f" [bound {bound:.4g}, observed {g['observed']:.4g}]"
-    return (f" [observed {g['observed']:.4g}, bound {bound:.4g} + rounding allowance {g['allowance']:.2g}"
-            f"{'' if g['observed_within_bound'] is None else (': within' if g['observed_within_bound'] else ': EXCEEDED')}]")
+    return certify_command(args, _load_registry_with_plugins(args.registry))
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -414,7 +327,7 @@ def _default_jobs() -> int:
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--registry", type=Path, default=None,
-                        help="registry YAML file or folder (default: the project's claims/)")
+                        help="registry YAML file or folder (default: the installed content package's, the five papers)")
     plugins = argparse.ArgumentParser(add_help=False)
     plugins.add_argument("--plugin", action="append", default=[], metavar="MODULE_OR_FILE",
                          help="load a plugin of your own functions/samplers (repeatable; docs/your-own-code.md)")
@@ -461,7 +374,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "mapping both ways, faithfulness audit, unlisted external names")
     p.add_argument("--build", action="store_true", help="run `lake build` (needs a Lean toolchain)")
     p.add_argument("--timeout", type=int, default=3600, help="seconds allowed for `lake build` (default 3600)")
-    p.add_argument("--lean-dir", type=Path, default=PROJECT_ROOT / "lean", help="the project's Lean folder (default lean/)")
+    p.add_argument("--lean-dir", type=Path, default=None,
+                   help="the registry's Lean folder (default: the installed content package's, lean/ of this checkout)")
     p.add_argument("--sources", type=Path, default=None,
                    help="audit the Lean files under this path instead (another project: no registry, no mapping)")
     p.add_argument("--mapping", type=Path, default=None,

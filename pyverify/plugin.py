@@ -14,34 +14,67 @@ entry point — never by a registry)::
         params = (plugin.Param("d", "int", positional=True, lo=1),)
         ...
 
-``function`` adds a name to the check language (torch implementation required, SymPy / ball meanings
-optional); ``conventions`` maps a registry convention key to ``(keyword, {registry value: keyword
-value})``, so a claim's conventions fill that keyword of your function. Names are validated like the
-built-ins (no shadowing); a failure of your function is an ``error`` verdict of the claims that use it.
+``function`` adds a name to the check language (torch implementation required, SymPy / ball / 60-digit
+meanings optional); ``conventions`` maps a registry convention key to ``(keyword, {registry value: keyword
+value})``, so a claim's conventions fill that keyword of your function; ``condition`` computes the
+condition number of the result from the same arguments (the default tolerance of a check scales with it).
+Names are validated like the built-ins (no shadowing); a failure of your function is an ``error`` verdict
+of the claims that use it, unless ``failures="as-raised"``: then a RuntimeError (a linear-algebra failure
+on one instance, say) skips that instance, as the built-ins' do.
+
+``figure``, ``guarantees`` and ``reference`` contribute to the report: a report-wide figure about some of
+your functions, the claims a mechanism's guarantees rest on, a package of reference mechanisms whose
+public functions the implementation view lists. A content package (``pyverify.contributions``) registers
+itself through these same functions.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from .checks.plugins import PluginError, register_function, register_sampler
+from collections.abc import Iterable
+
+from .checks.plugins import (PluginError, register_figure, register_function, register_guarantees, register_reference,
+                             register_sampler)
 from .checks.samplers import Constraint, Param, Sampler
 
-__all__ = ["function", "sampler", "PluginError", "Param", "Constraint", "Sampler"]
+__all__ = ["function", "sampler", "figure", "guarantees", "reference", "PluginError", "Param", "Constraint", "Sampler"]
 
 
 def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: Callable | None = None,
-             ball: Callable | None = None, precise: Callable | None = None, conventions: Any = ()) -> Any:
+             ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
+             condition: Callable | None = None, failures: str = "claim") -> Any:
     """Register ``torch_impl`` as function ``name`` of the check language; without ``torch_impl``, a
     decorator. The implementation works on ONE instance (the engine batches with torch.func.vmap)."""
+    options = dict(doc=doc, sympy=sympy, ball=ball, precise=precise, conventions=conventions, condition=condition,
+                   failures=failures)
     if torch_impl is None:
         def decorate(fn: Callable) -> Callable:
-            register_function(name, fn, doc=doc, sympy=sympy, ball=ball, precise=precise, conventions=conventions)
+            register_function(name, fn, **options)
             return fn
         return decorate
-    register_function(name, torch_impl, doc=doc, sympy=sympy, ball=ball, precise=precise,
-                      conventions=conventions)
+    register_function(name, torch_impl, **options)
     return torch_impl
+
+
+def figure(name: str, draw: Callable, *, about: Iterable[str] = (), caption: str = "") -> None:
+    """A report-wide figure: ``draw(out)`` writes it below the report folder ``out`` (plots/NAME.svg, say)
+    and returns its path relative to ``out``. It is drawn when the registry has a claim whose check runs
+    one of ``about`` (qualified names of reference functions), and shown with those claims, ``caption``
+    under it."""
+    register_figure(name, draw, about, caption)
+
+
+def guarantees(mechanism: str, rests_on: dict[str, str], *, meanings: dict[str, str] | None = None) -> None:
+    """What a user of ``mechanism`` (a qualified class or function name) relies on, each guarantee resting
+    on one registry claim; the report's implementation view and ``pyverify certify`` show its verdict."""
+    register_guarantees(mechanism, rests_on, meanings)
+
+
+def reference(package: str) -> None:
+    """A package of reference mechanisms: the report lists each of its public functions and classes with
+    the claims whose checks exercise it (a function none exercises is listed as unverified)."""
+    register_reference(package)
 
 
 def sampler(cls: type) -> type:

@@ -1,6 +1,6 @@
 """Claims as pytest items (pytest's non-python collection pattern).
 
-Every claim of a registry YAML file becomes one test item ``claims/rgat.yaml::S7``; it passes when the
+Every claim of a registry YAML file becomes one test item ``claims/file.yaml::ID``; it passes when the
 verdict the engine computes equals the claim's reviewed ``expect`` (a claim without ``expect`` is new:
 it passes whatever its verdict, and is reported as unreviewed). A failure shows both verdicts, the
 engine's message and the witness.

@@ -33,11 +33,11 @@ PROVED = {"proof-written", "checked"}
 
 
 def table(root: Path = ROOT) -> str:
-    registry = load_registry(root / "claims")
+    registry = load_registry(root / "pyverify" / "papers" / "claims")
     idx = index(root / "lean", root)
     status = formal_status(idx, registry_links(registry), BuildResult(False, False, "not requested"))
     formal = {cid: status.get(cid, {}).get("formal", "none") for cid in registry.claims}
-    content = [cid for cid, c in registry.claims.items() if has_content(cid, c)]
+    content = [cid for cid, c in registry.claims.items() if has_content(registry, c)]
     core = [cid for cid in content if CORE.match(cid) and registry.claims[cid].expect is not None
             and registry.claims[cid].expect.value in HOLDS]
     decls = idx.declarations

@@ -119,7 +119,7 @@ def _without_lean(entry: list[str], key_indent: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--claims", type=Path, default=ROOT / "claims")
+    ap.add_argument("--claims", type=Path, default=ROOT / "pyverify" / "papers" / "claims")
     ap.add_argument("--mapping", type=Path, required=True, help="the folder of mapping *.yaml files to merge")
     ap.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
     args = ap.parse_args(argv)

@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from pyverify.checks.plugins import ensure_content
+
 REPO = Path(__file__).resolve().parent.parent
+PAPERS = REPO / "pyverify" / "papers" / "claims"  # the five papers' registry (the content package's)
+ensure_content()  # the installed content package's functions, hypotheses and guarantees, as in every run
 DOC = textwrap.dedent("""\
     documents:
       - key: doc
@@ -42,3 +46,34 @@ def make_registry(tmp_path: Path):
         return root
 
     return make
+
+
+def compiled_claim(check, kind: str = "identity", cid: str = "A.1", conventions: dict | None = None):
+    """A bare check (a dict or a Check) compiled as the engine compiles a registry claim's."""
+    from pyverify.checks.claim import compile_claim
+    from pyverify.registry import Check
+
+    data = check.model_dump(by_alias=True, exclude_none=True) if isinstance(check, Check) else check
+    return compile_claim(bare_claim(data, cid, kind), conventions)
+
+
+def compile_check(check, conventions: dict | None = None):
+    """The evaluator of a bare check at its first sweep assignment."""
+    return compiled_claim(check, conventions=conventions).assignments[0]
+
+
+def bare_claim(check: dict | None, cid: str = "A.1", kind: str = "identity"):
+    """A registry claim around a bare check, for the engine's run_claim."""
+    from pyverify.registry import Claim
+
+    return Claim.model_validate({"id": cid, "title": "t", "document": "d", "locator": "l", "kind": kind,
+                                 "statement": "s", "check": check})
+
+
+@pytest.fixture
+def forget_plugins():
+    """Registrations a test makes through pyverify.plugin are forgotten after it (the content stays)."""
+    yield
+    from pyverify.checks import plugins
+
+    plugins.unload_all()

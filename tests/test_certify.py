@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from pyverify.attention.rotations import ESPRAttention
-from pyverify.attention.certify import certify, layer_matrices, measure
+from pyverify.certify.layer import certify, layer_matrices, measure
 from pyverify.cli import main
 
 OK = {"T2.9": "symbolic", "T3.6": "holds", "T5.3.half": "holds"}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from pyverify.attention import certify_layer as cl
+from pyverify.certify import general as cl
 from pyverify.attention.rotations import commuting_generators, skew
 from pyverify.checks.plugins import unload_all
 from pyverify.cli import main

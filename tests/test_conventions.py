@@ -41,7 +41,7 @@ PROBE_KWARGS = {"espr_logits": {"Pi": _Pi}}
 
 def _outcome(name: str, key: str, value: str):
     """What the torch backend computes for the probe under ``{key: value}`` (an error is an outcome too)."""
-    backend = TorchBackend(CTX, conventions={key: value})
+    backend = TorchBackend(CTX, VOCABULARY, conventions={key: value})
     try:
         return backend.call(name, list(PROBES[name]), dict(PROBE_KWARGS.get(name, {})))
     except ValueError as exc:
@@ -116,4 +116,4 @@ def test_meanings_of_the_conventions():
 
 
 def _call(name, args, key, value):
-    return TorchBackend(CTX, conventions={key: value}).call(name, args, {})
+    return TorchBackend(CTX, VOCABULARY, conventions={key: value}).call(name, args, {})

@@ -12,7 +12,9 @@ import shutil
 import pytest
 
 from pyverify.engine import check_claim
-from pyverify.registry import DEFAULT_REGISTRY, load_registry
+from pyverify.registry import load_registry
+
+from conftest import PAPERS as DEFAULT_REGISTRY
 
 
 def _claim_block(cid: str) -> str:

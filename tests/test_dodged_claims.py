@@ -17,7 +17,9 @@ import pytest
 
 from pyverify.checks.validate import validate_registry
 from pyverify.engine import check_claim
-from pyverify.registry import DEFAULT_REGISTRY, load_registry
+from pyverify.registry import load_registry
+
+from conftest import PAPERS as DEFAULT_REGISTRY
 
 
 def _planted(tmp_path, cid: str, replacements: list[tuple[str, str]], budget: str = "quick"):

@@ -103,10 +103,10 @@ def test_no_check_and_not_checkable():
 
 
 def test_batched_and_one_instance_paths_agree():
-    from pyverify.checks.compiled import compile_check
+    from conftest import compile_check
 
     check = Check.model_validate({"given": {"g": "commuting_skew(4, 2)", "r": "vec(2)"}, "assert": "R_str(g.L, r) @ R_str(g.L, r).T == I(4)"})
-    comp = compile_check(check, {}, "relation")
+    comp = compile_check(check)
     ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
     theta = comp.init_theta(5, torch.Generator().manual_seed(1), ctx)
     batched = comp.evaluate(theta, ctx).flat

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 import torch
 
-from pyverify.engine import check_claim, result
+from pyverify.engine import PROFILES, check_claim
 from pyverify.registry import load_registry
 
 from conftest import REPO
@@ -98,15 +98,15 @@ def test_the_default_budget_misses_nothing(planted_results, true_results):
     assert not any(r.verdict == "refuted" for b in BUDGETS for r in true_results[b].values())
 
 
-def test_ascent_only_errors_are_missed_without_the_ascent(monkeypatch):
+def test_ascent_only_errors_are_missed_without_the_ascent():
     """The kind `found only by gradient ascent` is honest: the default budget's random and degenerate
     instances alone (no ascent) do not find the violation; with the ascent they do."""
-    random_only = dataclasses.replace(result.BUDGETS["default"], restarts=0, steps=0, polish=0)
-    monkeypatch.setitem(result.BUDGETS, "random-only", random_only)
+    default = PROFILES["default"]
+    random_only = dataclasses.replace(default, name="random-only", phases=default.phases - {"ascend", "polish"})
     ascent_kind = [cid for cid, c in PLANTED.claims.items() if c.notes == "found only by gradient ascent"]
     assert ascent_kind
     for cid in ascent_kind:
-        assert _run(PLANTED, cid, "random-only").verdict == "holds", cid
+        assert _run(PLANTED, cid, random_only).verdict == "holds", cid
         assert _run(PLANTED, cid, "default").verdict == "refuted", cid
 
 
@@ -142,17 +142,16 @@ def test_gradient_ascent_finds_a_violation_that_random_sampling_misses():
     violation score) reaches it."""
     import torch
 
-    from pyverify.checks.compiled import compile_check
+    from conftest import compile_check
+    from pyverify.engine.context import CPU64
     from pyverify.engine.falsify import search
     from pyverify.registry import Check
-    from pyverify.engine.result import BUDGETS
 
     check = Check.model_validate({"given": {"x": "vec(6, hi=3)"}, "assert": "1 / (1 + 25 * norm(x - 0.5) ** 2) <= 0.5"})
-    comp = compile_check(check, {}, "relation")
-    ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
+    comp = compile_check(check)
     for seed in range(3):
-        random_only = search(comp, 2048, 0, 0, torch.Generator().manual_seed(seed), ctx, None)
+        random_only = search(comp, 2048, 0, 0, CPU64.seeded(seed), None)
         assert random_only.best is None and random_only.worst_ratio[0] < 0.5
-        b = BUDGETS["default"]
-        ascent = search(comp, 16, b.restarts, b.steps, torch.Generator().manual_seed(seed), ctx, None)
+        b = PROFILES["default"]
+        ascent = search(comp, 16, b.restarts, b.steps, CPU64.seeded(seed), None)
         assert ascent.best is not None and ascent.worst_ratio[0] > 1

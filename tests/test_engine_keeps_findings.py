@@ -20,7 +20,7 @@ from pyverify.checks import vocabulary
 from pyverify.engine import check_claim
 from pyverify.registry import load_registry
 
-from conftest import REPO, claim_yaml
+from conftest import PAPERS, REPO, claim_yaml
 
 PLANTED_RELATION = "Pa @ P @ Pa - Pa == -2 * sum((-1) ** (u - 1) * Pa @ S ** u @ Pa for u in range(2, 16)) + Rem"
 
@@ -28,7 +28,7 @@ PLANTED_RELATION = "Pa @ P @ Pa - Pa == -2 * sum((-1) ** (u - 1) * Pa @ S ** u @
 @pytest.fixture(scope="module")
 def planted_t67(tmp_path_factory):
     """A registry holding only T6'.7 with `+ 0.01` planted into its series identity."""
-    source = yaml.safe_load((REPO / "claims" / "espr-derivation" / "tier6p.yaml").read_text())
+    source = yaml.safe_load((PAPERS / "espr-derivation" / "tier6p.yaml").read_text())
     claim = next(c for c in source["claims"] if c["id"] == "T6'.7")
     relations = claim["check"]["assert"].split(" and ")
     assert PLANTED_RELATION in relations, "T6'.7 changed: update the planted relation"
@@ -37,7 +37,7 @@ def planted_t67(tmp_path_factory):
     claim["expect"], claim["deps"] = "refuted", []
     root = tmp_path_factory.mktemp("t67") / "claims"
     root.mkdir()
-    shutil.copy(REPO / "claims" / "documents.yaml", root)
+    shutil.copy(PAPERS / "documents.yaml", root)
     (root / "tier6p.yaml").write_text(yaml.safe_dump({"claims": [claim]}, sort_keys=False))
     return load_registry(root)
 
@@ -52,7 +52,7 @@ def test_planted_error_in_t67_is_refuted_at_default(planted_t67):
 
 
 def test_unplanted_t67_still_holds():
-    r = check_claim(load_registry(REPO / "claims"), "T6'.7", "quick", 0)
+    r = check_claim(load_registry(PAPERS), "T6'.7", "quick", 0)
     assert r.verdict == "holds", r.message
 
 

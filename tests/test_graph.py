@@ -6,10 +6,14 @@ import re
 
 import pytest
 
-from pyverify.registry.graph import check_graph, order_key, tier_of
-from pyverify.registry import load_registry
+from pyverify.registry.graph import check_graph
+from pyverify.registry import RegistryError, load_registry
+from pyverify.registry.ids import FormError, IdForm, IdOrder
 
-from conftest import REPO, claim_yaml
+from conftest import DOC, PAPERS, REPO, claim_yaml
+
+# the test document with an id scheme whose tiers are ordered (as a document's YAML declares it)
+TIERED = DOC + '    id_form: "T{tier}.{number}[bis]"\n    tier_order: true\n'
 
 
 def codes(root):
@@ -17,13 +21,40 @@ def codes(root):
     return sorted((p.claim_id, p.code) for p in report.problems)
 
 
-def test_tiers():
-    assert tier_of("T6'.3") == 6.5 and tier_of("T6.3") == 6 and tier_of("T8'.1bis") == 8.5 and tier_of("S4") is None
-    assert sorted(["T8'.1bis", "T8'.2", "T8'.1", "T6.1", "T6'.0"], key=order_key) == ["T6.1", "T6'.0", "T8'.1", "T8'.1bis", "T8'.2"]
+def tiered(make_registry, text):
+    return make_registry({"documents.yaml": TIERED, "a.yaml": text}, with_doc=False)
+
+
+def test_tiers_and_order_come_from_the_id_form():
+    order = IdOrder([(IdForm.of("T{tier}.{number}[bis]"), True), (IdForm.of("S{number}[.{rest}]"), False)])
+    assert order.tier("T6'.3") == ((6, 1), "6'") and order.tier("T6.3") == ((6, 0), "6") and order.tier("S4") is None
+    assert order.tier("T8'.1bis")[0] == (8, 1) and order.tier("T5.3.half") is None  # not of the form
+    ids = ["S4.stack", "RGAT.x", "T8'.1bis", "S10", "T8'.2", "S4", "T8'.1", "T6.1", "T6'.0"]
+    assert sorted(ids, key=order) == ["T6.1", "T6'.0", "T8'.1", "T8'.1bis", "T8'.2", "S4", "S4.stack", "S10", "RGAT.x"]
+
+
+@pytest.mark.parametrize("form", ["T{tier", "T{x}.{number}", "{rest}.{number}", "T[a[b]]", "T]", "", "x" * 65])
+def test_a_malformed_id_form_is_refused(form):
+    with pytest.raises(FormError):
+        IdForm.of(form)
+
+
+def test_an_id_form_matches_in_linear_time():
+    """No backtracking: an adversarial id against optional parts is read in one pass."""
+    form = IdForm.of("[a][a][a][a]{number}[a]{rest}")
+    assert form.read("a" * 60 + "!") is None and form.read("aaaa7bc") == {"present": [True] * 4 + [False],
+                                                                              "number": 7, "rest": "bc"}
+
+
+def test_a_document_scheme_is_validated_where_it_is_written(make_registry):
+    bad = DOC + "    tier_order: true\n"  # no id_form: nothing says what a tier is
+    with pytest.raises(RegistryError) as info:
+        load_registry(make_registry({"documents.yaml": bad, "a.yaml": "claims:\n" + claim_yaml("T0.1")}, with_doc=False))
+    assert "tier_order" in str(info.value) and "documents.yaml" in str(info.value)
 
 
 def test_clean_graph(make_registry):
-    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("T0.1") + claim_yaml("T1.1", deps="[T0.1]")})
+    root = tiered(make_registry, "claims:\n" + claim_yaml("T0.1") + claim_yaml("T1.1", deps="[T0.1]"))
     assert codes(root) == []
 
 
@@ -45,10 +76,12 @@ def test_cycle_caught_and_accepted_by_finding(make_registry):
 
 def test_tier_inversion_caught(make_registry):
     text = "claims:\n" + claim_yaml("T1.1", deps="[T2.1]") + claim_yaml("T2.1")
-    assert codes(make_registry({"a.yaml": text})) == [("T1.1", "forward-dep")]
+    assert codes(tiered(make_registry, text)) == [("T1.1", "forward-dep")]
+    # the rule is the document's: without tier_order the same dependency is no fault
+    assert codes(make_registry({"a.yaml": text})) == []
     # primes order after their tier: T6'.x may use T6.x, not the reverse
     text = "claims:\n" + claim_yaml("T6.1", deps="[T6'.1]") + claim_yaml("T6'.1", deps="[T6.1]")
-    got = codes(make_registry({"b.yaml": text}))
+    got = codes(tiered(make_registry, text))
     assert ("T6.1", "forward-dep") in got
 
 
@@ -68,7 +101,7 @@ def test_symbol_defined_nowhere_and_ambient(make_registry):
 
 def test_stale_finding_is_a_problem(make_registry):
     text = "claims:\n" + claim_yaml("T1.1", extra="findings:\n  - {type: forward-dep, target: T2.1, note: gone}\n")
-    assert codes(make_registry({"a.yaml": text})) == [("T1.1", "stale-finding")]
+    assert codes(tiered(make_registry, text)) == [("T1.1", "stale-finding")]
 
 
 def test_unknown_restates_target(make_registry):
@@ -80,14 +113,14 @@ def test_finding_accepts_only_its_own_fault(make_registry):
     # a forward-dep finding for another target does not silence a new fault
     text = "claims:\n" + claim_yaml("T1.1", deps="[T2.1, T3.1]", extra="findings:\n  - {type: forward-dep, target: T2.1, note: n}\n")
     text += claim_yaml("T2.1") + claim_yaml("T3.1")
-    assert codes(make_registry({"a.yaml": text})) == [("T1.1", "forward-dep")]
+    assert codes(tiered(make_registry, text)) == [("T1.1", "forward-dep")]
 
 
 # ------------------------------------------------------------------------------ the real registry
 
 @pytest.fixture(scope="module")
 def real():
-    return load_registry(REPO / "claims")
+    return load_registry(PAPERS)
 
 
 def test_real_registry_passes_graph_check(real):

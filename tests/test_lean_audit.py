@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, claim_yaml
+from conftest import DOC, REPO, claim_yaml
 
 from pyverify.cli import main
 from pyverify.engine.hypotheses import count_models
@@ -24,6 +24,7 @@ from pyverify.provers.lean.faithful import zero_forcing
 from pyverify.provers.lean.index import index_text
 from pyverify.provers.lean.mapping import registry_links
 from pyverify.provers.lean.tokens import LeanSyntaxError, tokenize
+from pyverify.checks.validate import load_valid_registry
 from pyverify.registry import RegistryError, load_registry
 
 FIXTURES = REPO / "tests" / "lean_fixtures"
@@ -196,13 +197,14 @@ def test_model_counter_skips_instances_that_raise(make_registry):
     dead_check = inv_check.replace("inv(X).T == inv(X.T)", "inv(X - X) == X")
     text = "claims:\n" + claim_yaml("S1", extra=inv_check) + claim_yaml("S2", extra=dead_check)
     reg = load_registry(make_registry({"a.yaml": text}))
-    draws, satisfied, nonzero, failed = count_models(reg.claims["S1"], reg.conventions.get("S1", {}), 0)
+    checked = load_valid_registry(reg.source)
+    draws, satisfied, nonzero, failed = count_models(checked.compiled["S1"], 0)
     assert failed >= 1  # the zero draws make X singular: skipped, not fatal to the claim
     assert 0 < nonzero <= satisfied <= draws - failed
-    assert sampled_vacuity("S1", reg.claims["S1"], reg.conventions.get("S1", {}), count_models) == []
-    counted = count_models(reg.claims["S2"], reg.conventions.get("S2", {}), 0)
+    assert sampled_vacuity("S1", reg.claims["S1"], checked.compiled["S1"], count_models) == []
+    counted = count_models(checked.compiled["S2"], 0)
     assert counted == (draws, 0, 0, draws)
-    found = sampled_vacuity("S2", reg.claims["S2"], reg.conventions.get("S2", {}), count_models)
+    found = sampled_vacuity("S2", reg.claims["S2"], checked.compiled["S2"], count_models)
     assert len(found) == 1 and "draws could not be evaluated and were skipped" in found[0].message
 
 
@@ -218,8 +220,9 @@ def test_unmapped_hypotheses_are_flagged(tmp_path, make_registry):
     assert any("hx has no counterpart in the numeric check (none (the check draws" in n for n in audit.notes)
     assert any("hq maps to 'q', which the check of S13.corrected does not have" in m for m in messages)
     assert any("names hypothesis hq, which is not" in p for p in audit.mapping_problems)
-    # planted: a bare `none` (no reason) is a finding; a sampler's parameter is a name of the check
-    bare = claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK.replace("'vec(3)'", "'vec(3, hi=eps)'") + _link(
+    # planted: a bare `none` (no reason) is a finding; a sampler's parameter (a sweep variable) is a name of the check
+    bare = claim_yaml("S12.corrected", kind="bound", extra=UNIT_CHECK.replace("'vec(3)'", "'vec(3, hi=eps)'")
+                      + "  dims: {eps: 2}\n" + _link(
         "UnitBoundStatement", "unit_bound", "{hx: none, x: eps}"))
     audit = audit_project(load_registry(make_registry({"b.yaml": "claims:\n" + bare})), tmp_path / "lean")
     messages = [f.message for f in audit.findings if f.kind == "unmapped-hypothesis"]
@@ -295,9 +298,16 @@ def test_mapping_both_ways_and_deps(tmp_path, make_registry):
         "/-- **S77** -/\ntheorem cites_nothing_known : True := trivial\nend N\n")
     text = "claims:\n" + claim_yaml("S1", extra="lean: N.one\n") + claim_yaml("S2", extra="lean: N.two\n")
     text += claim_yaml("S3", deps="[S1]", extra="lean: N.missing\n") + claim_yaml("S5")
-    audit = audit_project(load_registry(make_registry({"a.yaml": text})), lean)
+    # the document says which of its claims should be stated in Lean (here: those of its id form)
+    document = DOC + '    id_form: "S{number}[.{rest}]"\n    lean_statements: id-form\n'
+    root = make_registry({"documents.yaml": document, "a.yaml": text}, with_doc=False)
+    audit = audit_project(load_registry(root), lean)
     problems = "\n".join(audit.mapping_problems)
     assert "S5: no Lean statement" in problems
+    assert audit.coverage["claims_with_content"] == 4
+    # planted: a document that expects no Lean statement makes none missing
+    unexpected = audit_project(load_registry(make_registry({"a.yaml": text})), lean)
+    assert not any("no Lean statement" in p for p in unexpected.mapping_problems)
     assert "S3: declaration N.missing not found" in problems
     assert "OrphanStatement is linked to no claim" in problems
     assert "cites S77, which is not a claim id" in problems

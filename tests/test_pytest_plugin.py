@@ -13,7 +13,7 @@ import pytest
 
 import pyverify.pytest_plugin as plugin
 
-from conftest import DOC, REPO, claim_yaml
+from conftest import DOC, PAPERS, REPO, claim_yaml
 
 ENTRY_POINT = "pyverify.pytest_plugin"
 
@@ -26,7 +26,7 @@ def test_pyproject_declares_the_pytest11_entry_point():
 
 def test_no_conftest_of_the_repo_loads_the_plugin_by_hand():
     """The entry point loads it; a `pytest_plugins` naming it too would register it twice (pytest stops)."""
-    for conftest in [REPO / "conftest.py", *REPO.glob("tests/**/conftest.py"), *REPO.glob("claims/**/conftest.py")]:
+    for conftest in [REPO / "conftest.py", *REPO.glob("tests/**/conftest.py"), *PAPERS.glob("**/conftest.py")]:
         for node in ast.walk(ast.parse(conftest.read_text())):
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytest_plugins" for t in node.targets):
                 assert "pyverify" not in ast.unparse(node.value), f"{conftest}: {ast.unparse(node)}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-from types import SimpleNamespace
 
 import jsonschema
 import pytest
@@ -15,9 +14,14 @@ from pyverify.atomic import write_text_atomic
 from pyverify.cli import main
 from pyverify.registry import load_registry
 from pyverify.registry.models import Check
-from pyverify.report import analysis, compare, coverage, evidence, schema
+from pyverify import analysis, contributions
+from pyverify.engine.evidence import (ConstantEstimate, ConstantOfRelation, Counterexample, Inconclusive,
+                                      MonteCarloAgreement, OrderEstimate, OrderRefutation, RelationAtWitness, Tightness)
+from pyverify.engine.result import Result
+from pyverify.registry import Severity, Verdict
+from pyverify.report import compare, coverage, evidence, schema
 
-from conftest import DOC, REPO, claim_yaml
+from conftest import DOC, REPO, claim_yaml, compiled_claim
 
 FALSE = "check: {given: {x: 'vec(3, lo=1)'}, assert: 'norm(x) <= 0.5'}\nexpect: refuted\n"
 TRUE = "check: {given: {x: 'vec(3)'}, assert: 'norm(x) >= 0'}\nexpect: holds\n"
@@ -28,11 +32,10 @@ ORDER = ("check: {given: {x: 'vec(3, lo=1)'}, assert: 'norm(x) * eps ** 2', rela
 
 
 def _registry(make_registry, claims: list[str], severity: dict[str, str] | None = None):
-    """A registry from YAML; ``severity`` plants the field another issue adds to the registry model."""
+    """A registry from YAML, with the ``severity`` of some claims planted."""
     reg = load_registry(make_registry({"a.yaml": "claims:\n" + "".join(claims)}))
     for cid, level in (severity or {}).items():
-        claim = reg.claims[cid]
-        reg.claims[cid] = SimpleNamespace(**{**dict(claim), "severity": {"level": level, "reason": "planted"}})
+        reg.claims[cid] = reg.claims[cid].model_copy(update={"severity": Severity(level=level, reason="planted")})
     return reg
 
 
@@ -77,26 +80,26 @@ def test_dependents_and_transitive_reduction(make_registry):
 # ------------------------------------------------------------------------------------ exercises
 
 def test_a_check_calling_R_str_exercises_rstr():
-    check = Check.model_validate({"given": {"g": "commuting_skew(4, 2)", "r": "vec(2)"},
-                                  "assert": "norm(R_str(g.L, r)) >= 0"})
-    assert coverage.vocabulary_calls(check) == ["norm", "R_str"]
+    check = compiled_claim({"given": {"g": "commuting_skew(4, 2)", "r": "vec(2)"},
+                            "assert": "norm(R_str(g.L, r)) >= 0"})
+    assert check.calls == ("norm", "R_str")
     assert "pyverify.attention.rotations.core.rstr" in coverage.exercises(check)
 
 
 def test_exercises_follow_lambdas_and_skip_sampler_names():
-    check = Check.model_validate({"given": {"mu": "simplex(4)"}, "where": {"H": "hellinger(mu)"},
-                                  "assert": "norm(H) >= 0"})
+    check = compiled_claim({"given": {"mu": "simplex(4)"}, "where": {"H": "hellinger(mu)"}, "assert": "norm(H) >= 0"})
     assert coverage.exercises(check)[:1] == ["pyverify.attention.positional.hellinger"]
-    plain = Check.model_validate({"given": {"x": "vec(3)"}, "assert": "norm(x) >= 0"})
+    plain = compiled_claim({"given": {"x": "vec(3)"}, "assert": "norm(x) >= 0"})
     assert coverage.exercises(plain) == []  # the planted negative: no mechanism is called
 
 
-def test_implementation_lists_backing_claims_and_unverified_functions():
+def test_implementation_lists_backing_claims_and_unverified_functions(monkeypatch):
     rows = {"X": {"id": "X", "verdict": "holds", "standing": "sound",
                   "exercises": ["pyverify.attention.rotations.core.cayley"]},
             "G": {"id": "G", "verdict": "refuted", "standing": "refuted", "false_premises": []}}
     layer = "pyverify.attention.rotations.layer.ESPRAttention"
-    entries = {e["name"]: e for e in coverage.implementation(rows, {layer: {"relative-law": "G"}})}
+    monkeypatch.setitem(contributions.GUARANTEES, layer, contributions.Guarantees(layer, {"relative-law": "G"}, {}, "test"))
+    entries = {e["name"]: e for e in coverage.implementation(rows)}
     assert entries["pyverify.attention.rotations.core.cayley"]["claims"] == [{"id": "X", "verdict": "holds", "standing": "sound"}]
     assert entries[layer]["status"] == "exercised" and entries[layer]["claims"][0]["via"] == "calls"
     assert "pyverify.attention.rotations.core.cayley" in entries[layer]["calls"]
@@ -107,14 +110,21 @@ def test_implementation_lists_backing_claims_and_unverified_functions():
 
 # ------------------------------------------------------------------------------------ evidence
 
+def _result(verdict: str, *evidence, worst=None, instances=0, message="") -> Result:
+    return Result("A.1", Verdict(verdict), None, worst, instances, 0.0, message, tuple(evidence))
+
+
+def _counterexample(values, relations, certificate, dims=None) -> Counterexample:
+    return Counterexample(0, dims or {}, values, tuple(RelationAtWitness(*r) for r in relations), certificate, params={})
+
+
 def test_counterexample_evidence_gives_both_sides_and_the_gap():
     check = Check.model_validate({"given": {"S": "skew(2)"}, "assert": "S @ S.T == I(2)"})
-    row = {"verdict": "refuted", "witness": {"dims": {"n": 2}, "values": {"S": [[0.0, -0.5], [0.5, 0.0]]},
-                                             "relations": [{"relation": "S @ S.T == I(2)", "op": "==",
-                                                            "lhs": [[0.25, 0.0], [0.0, 0.25]], "rhs": [[1.0, 0.0], [0.0, 1.0]],
-                                                            "measure": 0.75}],
-                                             "certificate": {"status": "certified", "margin_lower": 0.75, "precision_bits": 200}}}
-    text = evidence.evidence_sentences(row, check)
+    refuted = _result("refuted", _counterexample(
+        {"S": [[0.0, -0.5], [0.5, 0.0]]},
+        [("S @ S.T == I(2)", "==", [[0.25, 0.0], [0.0, 0.25]], [[1.0, 0.0], [0.0, 1.0]], 0.75)],
+        {"status": "certified", "margin_lower": 0.75, "precision_bits": 200}, dims={"n": 2}))
+    text = evidence.evidence_sentences(refuted, compiled_claim(check))
     assert text[0] == "Counterexample with n = 2 at S = [[0, -0.5], [0.5, 0]]."
     assert text[1].startswith("‖S @ S.T − I(2)‖ = 1.061 where the claim says 0 (relative error 0.75)")
     assert "S @ S.T = [[0.25, 0], [0, 0.25]] and I(2) = [[1, 0], [0, 1]]" in text[1]
@@ -124,40 +134,44 @@ def test_counterexample_evidence_gives_both_sides_and_the_gap():
 
 def test_counterexample_evidence_says_when_60_digits_confirmed_it():
     check = Check.model_validate({"given": {"S": "sym(2)"}, "assert": "total(eigvalsh(S)) == tr(S) * 1.01"})
-    row = {"verdict": "refuted", "witness": {"values": {"S": [[1.0, 0.0], [0.0, 1.0]]}, "relations": [
-        {"op": "==", "lhs": 2.0, "rhs": 2.02, "measure": 0.0099}],
-        "certificate": {"status": "unsupported: function eigvalsh",
-                        "precise": {"status": "confirmed", "score": 4.2e10, "digits": 60}}}}
-    text = evidence.evidence_sentences(row, check)
+    refuted = _result("refuted", _counterexample({"S": [[1.0, 0.0], [0.0, 1.0]]}, [("r", "==", 2.0, 2.02, 0.0099)], {
+        "status": "unsupported: function eigvalsh", "precise": {"status": "confirmed", "score": 4.2e10, "digits": 60}}))
+    text = evidence.evidence_sentences(refuted, compiled_claim(check))
     assert "confirmed in 60-digit arithmetic" in text[-1] and "eigvalsh" in text[-1]
 
 
 def test_evidence_reports_only_the_relations_that_fail():
-    row = {"verdict": "refuted", "witness": {"values": {}, "relations": [
-        {"op": "==", "lhs": 1.0, "rhs": 1.0, "measure": 1e-17},
-        {"op": "<=", "lhs": 3.0, "rhs": 2.0, "measure": 1.0}]}}
+    refuted = _result("refuted", _counterexample({}, [("a == a", "==", 1.0, 1.0, 1e-17),
+                                                      ("a * 3 <= a * 2", "<=", 3.0, 2.0, 1.0)], {}))
     check = Check.model_validate({"given": {"a": "scalar()"}, "assert": "a == a and a * 3 <= a * 2"})
-    text = evidence.evidence_sentences(row, check)
+    text = evidence.evidence_sentences(refuted, compiled_claim(check))
     assert len(text) == 2 and text[1].startswith("a * 3 exceeds what the claim allows (<= a * 2) by 1")
 
 
 def test_order_constant_and_holds_evidence():
-    order = {"param": "eps", "values": [0.1, 0.01], "claimed": 2.0, "direction": "zero", "measured_worst": 0.95, "measured_min": 0.95,
-             "measured_median": 0.98, "measured_max": 1.0, "leading_constant": 33.2}
-    refuted = {"verdict": "refuted", "details": {"order": order},
-               "witness": {"param": "eps", "slopes": [0.95], "series": [[1e-3, 1e-4]]}}
+    order = OrderEstimate(2.0, "eps", (0.1, 0.01), "zero", 0.95, 0.98, 1.0, 33.2, measured_worst=0.95)
+    refuted = _result("refuted", order, OrderRefutation(0, "eps", (0.1, 0.01), (0.95,), [[1e-3, 1e-4]]))
     text = evidence.evidence_sentences(refuted)
     # worded as the CLI words it (the engine's message): the worst instance's order first
     assert text[0].startswith("Measured order 0.950 at the worst instance (median 0.980, range 0.950 to 1.000) as eps → 0, "
                               "where the claim says 2")
     assert text[1] == "Error of one instance: 0.001 at eps = 0.1, 0.0001 at eps = 0.01."
-    const = {"verdict": "holds", "details": {"constants": [{"relation": "a <= c", "constant": 0.73, "growth_slope": 0.01,
-                                                              "by_size": [{"dims": {"n": 2}, "ratio": 0.7}]}]}}
+    const = _result("holds", ConstantEstimate((ConstantOfRelation("a <= c", 0.73, (({"n": 2}, 0.7),), 0.01),)))
     assert evidence.evidence_sentences(const)[0].startswith("Smallest constant 0.73 for `a <= c` along the sweep (0.7 at n = 2)")
     check = Check.model_validate({"given": {"x": "vec(3)"}, "assert": "x == x"})
-    holds = {"verdict": "holds", "worst": 3e-16, "instances": 4096, "details": {"tightness": None}}
-    assert evidence.evidence_sentences(holds, check) == [
+    holds = _result("holds", Tightness(None), worst=3e-16, instances=4096)
+    assert evidence.evidence_sentences(holds, compiled_claim(check)) == [
         "Worst relative error 3e-16 over 4096 instances (random, degenerate and adversarial)."]
+
+
+def test_an_inconclusive_test_is_told_apart_from_a_claim_nothing_decides():
+    message = "inconclusive: the sample size could detect only effects >= 2 times the claimed value"
+    weak = _result("not-checkable", MonteCarloAgreement(0.5, 4.0, 3, 2.0), Inconclusive(2.0, "more `samples`"),
+                   message=message)
+    assert evidence.evidence_sentences(weak) == ["Inconclusive: the sample size could detect only effects >= 2 times "
+                                                 "the claimed value"]
+    undecidable = _result("not-checkable", message="a measure-theoretic setup")
+    assert evidence.evidence_sentences(undecidable) == ["Not checkable: a measure-theoretic setup"]
 
 
 # ------------------------------------------------------------------------------------ compare
@@ -218,7 +232,9 @@ def test_report_fields_plots_and_meta(produced):
     assert rows["A.1"]["reproduce"] == "pyverify check A.1 --seed 0 --budget quick"
     assert rows["A.1"]["evidence"][0].startswith("Counterexample")
     assert set(rows["A.3"]["plots"]) == {"order"} and (second / rows["A.3"]["plots"]["order"]).read_text().startswith("<?xml")
-    assert {"tightness", "positional-stress", "random-feature-variance"} <= set(rep["plots"])
+    assert {"tightness", "positional-stress"} <= set(rep["plots"])
+    # a contributed figure is drawn only for a registry whose checks run its subject (none runs the features)
+    assert "random-feature-variance" not in rep["plots"]
     # a report-wide figure goes with the claims whose checks run its subject, and only with those
     assert rows["A.5"]["plots"] == {"positional-stress": rep["plots"]["positional-stress"]} and rows["A.1"]["plots"] == {}
     assert rep["meta"]["versions"]["torch"] and rep["meta"]["budget"] == "quick"

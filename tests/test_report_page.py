@@ -10,12 +10,16 @@ from pyverify.report import html, layout, markdown, mathml, svg
 
 
 def _claim(cid, deps=(), verdict="holds", **extra):
+    """A claim's row as ``model.build`` makes it (standing, dependents, the reduced edges and the
+    reproduce command are decided there; the page only shows them)."""
     return {"id": cid, "verdict": verdict, "kind": "identity", "document": "doc", "deps": list(deps),
-            "restates": [], "corrects": None, "rests_on_refuted": [], "formal": "none", "title": cid, **extra}
+            "restates": [], "corrects": None, "rests_on_refuted": [], "formal": "none", "title": cid,
+            "standing": "refuted" if verdict == "refuted" else "sound", "false_premises": [], "dependents": [],
+            "edges_reduced": list(deps), "reproduce": f"pyverify check '{cid}' --seed 0 --budget quick", **extra}
 
 
-def test_layout_places_premises_left_of_conclusions_and_reduces_edges():
-    claims = [_claim("A"), _claim("B", ["A"]), _claim("C", ["B", "A"]), _claim("D")]
+def test_layout_places_premises_left_of_conclusions_and_draws_only_the_reduced_edges():
+    claims = [_claim("A"), _claim("B", ["A"]), _claim("C", ["B", "A"], edges_reduced=["B"]), _claim("D")]
     placed = layout.layout(claims)
     assert set(placed.nodes) == {"A", "B", "C", "D"}
     x = {cid: pos[0] for cid, pos in placed.nodes.items()}
@@ -30,11 +34,8 @@ def test_layout_places_premises_left_of_conclusions_and_reduces_edges():
             assert abs(x1 - x2) >= layout.NODE_W or abs(y1 - y2) >= layout.NODE_H
 
 
-def test_reduction_survives_a_recorded_cycle_and_uses_the_report_field_when_present():
-    cyc = [_claim("A", ["B"]), _claim("B", ["A"]), _claim("C", ["A"]), _claim("D", ["C", "A"])]
-    placed = layout.layout(cyc)   # a cycle is no DAG: the reduction runs on the condensation
-    assert {(e.premise, e.conclusion) for e in placed.edges if not e.reduced} == {("A", "D")}
-    given = [_claim("A", edges_reduced=[]), _claim("B", ["A"], edges_reduced=["A"]), _claim("C", ["B", "A"], edges_reduced=["B", "A"])]
+def test_the_layout_routes_what_the_report_kept():
+    given = [_claim("A"), _claim("B", ["A"]), _claim("C", ["B", "A"], edges_reduced=["B", "A"])]
     assert all(e.reduced for e in layout.layout(given).edges)
 
 
@@ -53,7 +54,7 @@ def test_statements_become_mathml_and_bad_latex_stays_visible_as_source():
 
 def test_node_grammar_shape_fill_border_and_severity():
     refuted = svg.node(_claim("R", verdict="refuted", severity={"level": "typo", "reason": "r"}, formal="sorry"), 0, 0)
-    holds = svg.node(_claim("H", kind="bound", rests_on_refuted=["R"]), 0, 0)
+    holds = svg.node(_claim("H", kind="bound", rests_on_refuted=["R"], standing="rests-on-false"), 0, 0)
     assert svg.VERDICT_FILL["refuted"] in refuted and 'data-severity="typo"' in refuted
     assert 'stroke-dasharray="1.5 2.5"' in refuted      # dotted border: Lean proof with sorry
     assert "<polygon" in holds and 'data-standing="rests-on-false"' in holds and 'data-severity="none"' in holds
@@ -63,7 +64,8 @@ def test_node_grammar_shape_fill_border_and_severity():
 def test_page_escapes_registry_text_and_has_one_panel_per_claim():
     claims = [_claim("A", statement="x", title="<img src=x onerror=alert(1)>"), _claim("B", ["A"], statement="$y$")]
     page = html.render({"claims": claims, "documents": {"doc": {"title": "D"}}, "counts": {}, "graph_problems": [],
-                        "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None, "lean_built": False})
+                        "endangered": {"doc": []}, "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None,
+                        "lean_built": False})
     assert "<img src=x" not in page and "&lt;img src=x" in page
     assert page.count('<article class="claim-panel"') == 2 and "pyverify check &#39;A&#39; --seed 0 --budget quick" in page
 

@@ -100,11 +100,11 @@ def _default_tolerance(check: dict, values: dict) -> tuple[float, float]:
     """(tolerance, conditioning) the default tolerance gives one fixed instance of ``check``."""
     import torch
 
-    from pyverify.checks.compiled import compile_check
+    from conftest import compile_check
     from pyverify.engine.scoring import score_sides
     from pyverify.registry import Check
 
-    comp = compile_check(Check.model_validate(check), {}, "relation")
+    comp = compile_check(Check.model_validate(check))
     ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
     sides = comp.evaluate_values({k: torch.tensor(v, dtype=torch.float64).unsqueeze(0) for k, v in values.items()}, ctx)
     return float(score_sides(sides, comp.check.tol, torch.float64).tol[0]), float(sides.conditioning[0])

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import torch
 
+from pyverify.checks.claim import compile_claim
 from pyverify.engine import run_claim
-from pyverify.checks.compiled import compile_check
+from conftest import compile_check
 from pyverify.provers.interval import certify
 from pyverify.registry import Check, Claim
 from pyverify.provers.symbolic import prove
@@ -19,9 +20,9 @@ def _claim(check: dict, cid: str = "A.1") -> Claim:
 
 def test_sympy_proves_a_true_identity_and_not_a_false_one():
     good = _claim({"given": {"S": "skew(3)"}, "assert": "cayley(S).T @ cayley(S) == I(3)", "symbolic": {}})
-    assert prove(good.check).proved
+    assert prove(compile_claim(good)).proved
     bad = _claim({"given": {"S": "skew(3)"}, "assert": "cayley(S).T @ cayley(S) == I(3) + S", "symbolic": {}})
-    out = prove(bad.check)
+    out = prove(compile_claim(bad))
     assert not out.proved and "does not simplify" in out.message
 
 
@@ -29,8 +30,8 @@ def test_sympy_relative_law_and_its_sign_error():
     spec = {"given": {"g": "commuting_skew(4, 2)", "ri": "vec(2)", "rj": "vec(2)"}, "symbolic": {}}
     good = _claim({**spec, "assert": "R_str(g.L, ri).T @ R_str(g.L, rj) == R_str(g.L, rj - ri)"})
     bad = _claim({**spec, "assert": "R_str(g.L, ri).T @ R_str(g.L, rj) == R_str(g.L, ri - rj)"})
-    assert prove(good.check).proved
-    assert not prove(bad.check).proved
+    assert prove(compile_claim(good)).proved
+    assert not prove(compile_claim(bad)).proved
 
 
 def test_symbolic_verdict_needs_the_proof():
@@ -42,7 +43,7 @@ def test_symbolic_verdict_needs_the_proof():
 
 def _sides(check: dict, theta_scale: float = 1.0):
     c = Check.model_validate(check)
-    comp = compile_check(c, {}, "relation")
+    comp = compile_check(c)
     ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
     theta = comp.init_theta(1, torch.Generator().manual_seed(0), ctx)
     return comp, comp.evaluate_one(theta, 0, ctx)

@@ -9,7 +9,6 @@ import pytest
 import torch
 
 from pyverify.checks.samplers import SamplerError, parse_sampler
-from pyverify.checks.samplers.data import set_data_root
 from pyverify.engine import check_claim
 from pyverify.registry import load_registry
 
@@ -22,9 +21,7 @@ class _RunsCode:
 @pytest.fixture
 def root(tmp_path):
     (tmp_path / "claims").mkdir()
-    set_data_root(tmp_path / "claims")
-    yield tmp_path / "claims"
-    set_data_root(None)
+    return tmp_path / "claims"
 
 
 def test_tensors_are_read_from_each_format(root):
@@ -35,7 +32,7 @@ def test_tensors_are_read_from_each_format(root):
     np.savez(root / "w.npz", w=w.numpy())
     torch.save({"w": w}, root / "w.pt")
     for spec in ('tensor_file("w.safetensors", key="blocks.0.w")', 'tensor_file("w.npz", "w")', 'tensor_file("w.pt", key="w")'):
-        s = parse_sampler(spec, {})
+        s = parse_sampler(spec, {}, root)
         theta = s.init(4, torch.Generator().manual_seed(0), {"dtype": torch.float64})
         value = s.value(theta)
         assert value.shape == (4, 2, 3) and torch.equal(value[3], w), spec
@@ -47,23 +44,23 @@ def test_files_carrying_pickled_code_are_refused(root, capsys):
     np.savez(root / "evil.npz", w=np.array([_RunsCode()], dtype=object))
     for name in ("evil.pt", "evil2.pt", "evil.npz"):
         with pytest.raises(SamplerError, match="refused"):
-            parse_sampler(f'tensor_file("{name}", key="w")', {})
+            parse_sampler(f'tensor_file("{name}", key="w")', {}, root)
     assert "pickled code ran" not in capsys.readouterr().out
 
 
 def test_paths_outside_the_registry_folder_and_large_files_are_refused(root, monkeypatch):
     torch.save({"w": torch.ones(2)}, root.parent / "outside.pt")
     with pytest.raises(SamplerError, match="leaves the registry folder"):
-        parse_sampler('tensor_file("../outside.pt", key="w")', {})
+        parse_sampler('tensor_file("../outside.pt", key="w")', {}, root)
     with pytest.raises(SamplerError, match="absolute"):
-        parse_sampler(f'tensor_file("{root.parent / "outside.pt"}", key="w")', {})
+        parse_sampler(f'tensor_file("{root.parent / "outside.pt"}", key="w")', {}, root)
     torch.save({"w": torch.ones(2)}, root / "big.pt")
     monkeypatch.setattr("pyverify.checks.samplers.data.MAX_BYTES", 10)
     with pytest.raises(SamplerError, match="larger than"):
-        parse_sampler('tensor_file("big.pt", key="w")', {})
+        parse_sampler('tensor_file("big.pt", key="w")', {}, root)
     monkeypatch.undo()
     with pytest.raises(SamplerError, match="no tensor 'v'"):
-        parse_sampler('tensor_file("big.pt", key="v")', {})
+        parse_sampler('tensor_file("big.pt", key="v")', {}, root)
 
 
 def test_a_claim_about_a_stored_tensor_holds_and_fails_as_the_tensor_says(root):

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from pyverify import limits
-from pyverify.engine.claim import ClaimOverBudget, wall_clock_budget
+from pyverify.engine.sandbox import ClaimOverBudget, wall_clock_budget
 
 
 class Inner(Exception):

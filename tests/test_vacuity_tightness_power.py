@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from pyverify.engine import run_claim
-from pyverify.engine import result as budgets
+from pyverify.engine import PROFILES
 from pyverify.engine.relations.expectation import _holm
 from pyverify.registry import Claim, load_registry
 
@@ -107,10 +107,11 @@ def test_an_attained_bound_is_reported_at_its_supremum_at_every_seed(seed):
     assert 0.999 <= res.details["tightness"] <= 1 + 1e-9
 
 
-def test_polishing_is_what_reaches_the_supremum(monkeypatch):
+def test_polishing_is_what_reaches_the_supremum():
     """The same search without the polishing phase stops short of the supremum at some seed."""
-    monkeypatch.setitem(budgets.BUDGETS, "default", dataclasses.replace(budgets.BUDGETS["default"], polish=0, necessity=False))
-    assert min(_run(_resolvent(), budget="default", seed=s).details["tightness"] for s in range(3)) < 0.999
+    default = PROFILES["default"]
+    unpolished = dataclasses.replace(default, name="unpolished", phases=default.phases - {"polish", "necessity"})
+    assert min(_run(_resolvent(), budget=unpolished, seed=s).details["tightness"] for s in range(3)) < 0.999
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -184,9 +185,11 @@ def test_the_report_shows_the_trivial_witness_of_a_vacuous_existence():
 
     res = _run(_exists("sin(t) >= t", "t == 0")).as_dict()
     claim = {**res, "kind": "existence", "document": "doc", "deps": [], "restates": [], "corrects": None,
-             "rests_on_refuted": [], "formal": "none", "title": "X", "statement": "x"}
+             "rests_on_refuted": [], "formal": "none", "title": "X", "statement": "x", "standing": "not-decided",
+             "false_premises": [], "dependents": [], "edges_reduced": [], "reproduce": "pyverify check X"}
     page = html.render({"claims": [claim], "documents": {"doc": {"title": "D"}}, "counts": {}, "graph_problems": [],
-                        "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None, "lean_built": False})
+                        "endangered": {"doc": []}, "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None,
+                        "lean_built": False})
     assert "trivial witness (the only kind found)" in page and "&#34;eps&#34;: 0" in page.replace("&quot;", "&#34;")
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pyverify.registry import yaml_shape
 
-from conftest import REPO
+from conftest import PAPERS, REPO
 
 
 def parser_shape(text: str) -> tuple[int, int]:
@@ -27,7 +27,7 @@ def parser_shape(text: str) -> tuple[int, int]:
 
 
 def test_the_measure_agrees_with_the_parser_on_every_registry_file():
-    files = sorted(REPO.glob("claims/**/*.yaml")) + sorted(REPO.glob("tests/**/*.yaml")) + sorted(REPO.glob("examples/**/*.yaml"))
+    files = sorted(PAPERS.glob("**/*.yaml")) + sorted(REPO.glob("tests/**/*.yaml")) + sorted(REPO.glob("examples/**/*.yaml"))
     assert len(files) >= 15
     for path in files:
         text = path.read_text(encoding="utf-8")

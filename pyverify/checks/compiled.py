@@ -1,6 +1,7 @@
 """Compile a claim's ``check`` block and evaluate it on batches of instances (torch, float64).
 
-``compile_check`` parses every expression once; ``Compiled.evaluate`` maps sampler parameters
+A claim's check is compiled once (``checks/claim.py``) into one ``Compiled`` per sweep assignment, which
+shares the parsed expressions; ``Compiled.evaluate`` maps sampler parameters
 ``theta`` to the per-relation left and right sides for B instances at once (``torch.func.vmap`` over
 a one-instance evaluator). ``Compiled.evaluate_one`` is the same computation for one instance without
 vmap — the independent path the falsifier re-checks a counterexample on.
@@ -13,7 +14,9 @@ import functools
 import itertools
 import math
 import operator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -23,6 +26,7 @@ from .. import limits
 from ..registry import Check
 from . import dsl, vocabulary
 from .samplers import SAMPLERS, Sampler, SamplerError, parse_sampler
+from .samplers.base import TensorKwargs
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
            "**": operator.pow, "@": operator.matmul}
@@ -48,24 +52,14 @@ def reserved_names() -> dict[str, str]:
     return out
 
 
-def _check_name(section: str, name: str, taken: set[str]) -> None:
-    """A bound name must be an identifier that shadows nothing: a typo must not change what is verified."""
-    if not name.isidentifier() or name.startswith("_"):
-        raise CheckError(f"{section}: {name!r} is not a usable name (an identifier not starting with _)", (section, name))
-    shadowed = reserved_names().get(name)
-    if shadowed is not None:
-        raise CheckError(f"{section}: {name!r} would shadow {shadowed} of the check language; choose another name",
-                         (section, name))
-    if name in taken:
-        raise CheckError(f"{section}: {name!r} is already bound (by dims, given or an earlier where)", (section, name))
-
-
 class TorchBackend(dsl.Backend):
     special_forms = frozenset(vocabulary.SPECIAL_FORMS)
 
-    def __init__(self, ctx: dict, randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
-                 conventions: dict[str, str] | None = None, conditions: list | None = None):
+    def __init__(self, ctx: TensorKwargs, functions: Mapping[str, vocabulary.Function],
+                 randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
+                 conventions: Mapping[str, str] | None = None, conditions: list | None = None):
         self.ctx = ctx
+        self.functions = functions
         self.randoms = randoms or {}
         self.keep_samples = keep_samples
         self.conventions = conventions or {}
@@ -93,7 +87,7 @@ class TorchBackend(dsl.Backend):
         return a[idx]
 
     def call(self, name, args, kwargs):
-        fn = vocabulary.VOCABULARY[name]
+        fn = self.functions[name]
         for value in (*args, *kwargs.values()):
             if isinstance(value, dict):  # gen where gen.L was meant
                 raise dsl.DSLError(f"{name}(...) was given a composite hypothesis (parts: {', '.join(value)}); "
@@ -120,7 +114,7 @@ class TorchBackend(dsl.Backend):
             raise dsl.DSLError("E(expr) takes one expression")
         if not self.randoms:
             raise dsl.DSLError("E(...) needs a random hypothesis (gaussian(...), orf(...)) in `given`")
-        inner = TorchBackend(self.ctx, conventions=self.conventions)
+        inner = TorchBackend(self.ctx, self.functions, conventions=self.conventions)
 
         def one(rv: dict) -> torch.Tensor:
             out = dsl.evaluate(node.args[0], {**env, **rv}, inner)
@@ -155,10 +149,11 @@ def sampler_elements(sampler: Sampler) -> int:
     return sum(math.prod(s) for s in shapes)
 
 
-def bind_sampler(name: str, spec: str, dims: dict[str, Any]) -> Sampler:
-    """``given name: spec`` at one sweep assignment, inside the element cap; CheckError at ``given.name``."""
+def bind_sampler(name: str, spec: str, dims: dict[str, Any], root: Path | None = None) -> Sampler:
+    """``given name: spec`` at one sweep assignment, inside the element cap; CheckError at ``given.name``.
+    ``root``: the registry's folder (files a hypothesis names are read below it)."""
     try:
-        s = parse_sampler(spec, dims)
+        s = parse_sampler(spec, dims, root)
         limits.ELEMENTS.check(sampler_elements(s), f"given {name}")
     except SamplerError as exc:
         raise CheckError(f"given {name}: {exc}", ("given", name)) from None
@@ -167,9 +162,9 @@ def bind_sampler(name: str, spec: str, dims: dict[str, Any]) -> Sampler:
     return s
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Compiled:
-    """A check compiled for one assignment of its sweep variables (``dims``)."""
+    """A check compiled for one assignment of its sweep variables (``dims``), built by ``compile_claim``."""
 
     check: Check
     dims: dict[str, Any]
@@ -181,12 +176,13 @@ class Compiled:
     quantity: ast.expr | None = None  # for order / constant checks without a relation
     baseline: ast.expr | None = None
     text: str = ""
-    conventions: dict[str, str] = field(default_factory=dict)
+    conventions: Mapping[str, str] = field(default_factory=dict)
+    functions: Mapping[str, vocabulary.Function] = field(default_factory=dict)  # resolved by compile_claim
     # set when vmap failed once: later batches go straight to the per-instance loop
     unbatchable: bool = field(default=False, compare=False)
 
     # ------------------------------------------------------------------ sampling
-    def init_theta(self, b: int, gen: torch.Generator, ctx: dict, degenerate: int = 0) -> dict[str, dict[str, torch.Tensor]]:
+    def init_theta(self, b: int, gen: torch.Generator, ctx: TensorKwargs, degenerate: int = 0) -> dict[str, dict[str, torch.Tensor]]:
         per_instance = sum(sampler_elements(s) for s in self.givens.values())
         try:
             limits.BATCH_ELEMENTS.check(b * per_instance, f"a batch of {b} instances")
@@ -201,7 +197,7 @@ class Compiled:
             theta[name] = th
         return theta
 
-    def draw_randoms(self, b: int, s: int, gen: torch.Generator, ctx: dict) -> dict[str, torch.Tensor]:
+    def draw_randoms(self, b: int, s: int, gen: torch.Generator, ctx: TensorKwargs) -> dict[str, torch.Tensor]:
         per_draw = sum(sampler_elements(r) for r in self.randoms.values())
         try:
             limits.BATCH_ELEMENTS.check(b * s * per_draw, f"{b} instances x {s} samples")
@@ -213,13 +209,13 @@ class Compiled:
         return {name: self.givens[name].value(theta[name]) for name in self.givens}
 
     # ------------------------------------------------------------------ evaluation
-    def _one(self, values: dict, randoms: dict, ctx: dict, keep_samples: bool) -> tuple:
+    def _one(self, values: dict, randoms: dict, ctx: TensorKwargs, keep_samples: bool) -> tuple:
         # the condition numbers only scale the default tolerance: an explicit `tol` needs none computed
         conditions: list[torch.Tensor] | None = [] if self.check.tol is None else None
-        backend = TorchBackend(ctx, randoms, keep_samples, self.conventions, conditions)
+        backend = TorchBackend(ctx, self.functions, randoms, keep_samples, self.conventions, conditions)
         env: dict[str, Any] = {**self.dims, **values}
         for name, node in self.where:
-            env[name] = dsl.evaluate(node, env, TorchBackend(ctx, randoms, conventions=self.conventions,
+            env[name] = dsl.evaluate(node, env, TorchBackend(ctx, self.functions, randoms, conventions=self.conventions,
                                                             conditions=conditions))
         out = []
         for rel in self.relations + self.assumes:
@@ -235,7 +231,7 @@ class Compiled:
         out.append(_conditioning(conditions, ctx))
         return tuple(out)
 
-    def evaluate(self, theta: dict, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
+    def evaluate(self, theta: dict, ctx: TensorKwargs, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
         """Batched: theta (B, ...) -> Sides with tensors (B, ...)."""
         values = self.values(theta)
         if not values and not randoms:
@@ -258,13 +254,13 @@ class Compiled:
             flat = tuple(torch.stack([o[j] for o in outs]) for j in range(len(outs[0])))
         return Sides(self, flat, values)
 
-    def evaluate_values(self, values: dict, ctx: dict) -> "Sides":
+    def evaluate_values(self, values: dict, ctx: TensorKwargs) -> "Sides":
         """One fixed instance given by its values (an example of the check; batch axis of 1), without vmap."""
         one = {n: (v[0] if isinstance(v, torch.Tensor) else {k: x[0] for k, x in v.items()}) for n, v in values.items()}
         flat = self._one(one, {}, ctx, False)
         return Sides(self, tuple(x.unsqueeze(0) for x in flat), values)
 
-    def evaluate_one(self, theta: dict, i: int, ctx: dict, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
+    def evaluate_one(self, theta: dict, i: int, ctx: TensorKwargs, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
         """Instance i alone, without vmap (the independent re-check path); tensors keep a batch of 1."""
         th = {n: {k: v[i: i + 1] for k, v in t.items()} for n, t in theta.items()}
         values = self.values(th)
@@ -277,7 +273,7 @@ class Compiled:
 MAX_CONDITIONING = 1e6  # the tolerance grows with the conditioning up to this factor, no further
 
 
-def _conditioning(conditions: list | None, ctx: dict) -> torch.Tensor:
+def _conditioning(conditions: list | None, ctx: TensorKwargs) -> torch.Tensor:
     """The factor (0-d, in [1, MAX_CONDITIONING]) by which rounding in this instance's computation may
     exceed a well-conditioned one's: the largest condition number declared by the functions it called."""
     one = torch.ones((), **ctx)
@@ -328,15 +324,6 @@ class Sides:
         return self.flat[-1].reshape(-1)  # the per-instance loop stacks it as (B, 1)
 
 
-def relation_kind(claim) -> str:
-    """The relation a check judges: its own ``relation``, with ``auto`` resolved (random -> expectation)."""
-    check = claim.check
-    if check.relation != "auto":
-        return "relation" if check.relation in ("identity", "bound") else check.relation
-    random = any(s.strip().startswith(("gaussian", "orf")) for s in check.given.values())
-    return "expectation" if random else "relation"
-
-
 def sweep(check: Check) -> list[dict[str, Any]]:
     """All assignments of the sweep variables, smallest first (so witnesses come out small)."""
     dims = check.dims or {}
@@ -354,60 +341,3 @@ def sweep(check: Check) -> list[dict[str, Any]]:
         raise CheckError(str(exc), ("dims",)) from None
     combos = [dict(zip(keys, vals)) for vals in itertools.product(*lists)]
     return sorted(combos, key=lambda c: tuple(float(c[k]) for k in keys))
-
-
-def compile_check(check: Check, dims: dict[str, Any], relation: str, conventions: dict[str, str] | None = None) -> Compiled:
-    """Parse the check for one sweep assignment; raise CheckError with a precise message."""
-    known: set[str] = set()
-    for name in dims:
-        _check_name("dims", name, known)
-        known.add(name)
-    givens: dict[str, Sampler] = {}
-    randoms: dict[str, Sampler] = {}
-    for name, spec in check.given.items():
-        _check_name("given", name, known)
-        s = bind_sampler(name, spec, dims)
-        (randoms if s.random else givens)[name] = s
-        known.add(name)
-    where = []
-    for name, text in check.where.items():
-        _check_name("where", name, known)
-        where.append((name, _parse(text, known, f"where {name}", relations=False, key=("where", name))))
-        known.add(name)
-    if not check.assert_:
-        raise CheckError("check has no `assert`")
-    quantity = None
-    relations: list[dsl.Relation] = []
-    if relation == "order":
-        quantity = _parse(check.assert_, known, "assert", relations=False, key=("assert",))
-    else:
-        tree = _parse(check.assert_, known, "assert", relations=True, key=("assert",))
-        try:
-            relations = dsl.relations(tree, check.assert_)
-        except dsl.DSLError as exc:
-            raise CheckError(f"assert: {exc}", ("assert",)) from None
-    assumes: list[dsl.Relation] = []
-    for text in _assumes(check):
-        tree = _parse(text, known, "assume", relations=True, key=("assume",))
-        try:
-            assumes.extend(dsl.relations(tree, text))
-        except dsl.DSLError as exc:
-            raise CheckError(f"assume: {exc}", ("assume",)) from None
-    baseline = (_parse(check.baseline, known, "baseline", relations=False, key=("baseline",))
-                if check.baseline else None)
-    conv = {**(conventions or {}), **check.conventions.given()}
-    return Compiled(check, dims, givens, randoms, where, relations, assumes, quantity, baseline, check.assert_, conv)
-
-
-def _assumes(check: Check) -> list[str]:
-    a = check.assume
-    if a is None:
-        return []
-    return [a] if isinstance(a, str) else list(a)
-
-
-def _parse(text: str, names: set[str], where: str, relations: bool, key: tuple[str, ...]) -> ast.expr:
-    try:
-        return dsl.parse(text, names, vocabulary.names(), allow_relations=relations)
-    except dsl.DSLError as exc:
-        raise CheckError(f"{where}: {exc}", key) from None

@@ -10,6 +10,7 @@ be orthogonal) when the registry loads, so a wrong example is a problem naming f
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -35,12 +36,12 @@ def _expected(sampler: Sampler) -> Any:
     return {k: v[0] for k, v in value.items()} if isinstance(value, dict) else value[0]
 
 
-def _tensor(raw: Any, spec_dims: dict, where: str, key: tuple[str, ...]) -> torch.Tensor:
+def _tensor(raw: Any, spec_dims: dict, where: str, key: tuple[str, ...], root: Path | None) -> torch.Tensor:
     if isinstance(raw, str):
         if not raw.strip().startswith("tensor_file("):
             raise ExampleError(f"{where}: a string value must be 'tensor_file(...)', got {raw!r}", key)
         try:
-            return parse_sampler(raw, spec_dims).tensor.to(torch.float64)
+            return parse_sampler(raw, spec_dims, root).tensor.to(torch.float64)
         except SamplerError as exc:
             raise ExampleError(f"{where}: {exc}", key) from None
     try:
@@ -49,7 +50,7 @@ def _tensor(raw: Any, spec_dims: dict, where: str, key: tuple[str, ...]) -> torc
         raise ExampleError(f"{where}: not a number or a rectangular nested list ({exc})", key) from None
 
 
-def _value(name: str, raw: Any, sampler: Sampler, dims: dict, i: int) -> Any:
+def _value(name: str, raw: Any, sampler: Sampler, dims: dict, i: int, root: Path | None) -> Any:
     """The example's value of one hypothesis, with the batch axis of one instance; shapes must fit."""
     key = ("examples", str(i), name)
     where = f"examples[{i}] {name}"
@@ -58,23 +59,23 @@ def _value(name: str, raw: Any, sampler: Sampler, dims: dict, i: int) -> Any:
         if not isinstance(raw, dict) or set(raw) != set(expected):
             raise ExampleError(f"{where}: hypothesis {sampler.name} is composite; give a mapping with the "
                                f"parts {', '.join(sorted(expected))}", key)
-        parts = {k: _tensor(raw[k], dims, f"{where}.{k}", key) for k in expected}
+        parts = {k: _tensor(raw[k], dims, f"{where}.{k}", key, root) for k in expected}
         for k, t in parts.items():
             if t.shape != expected[k].shape:
                 raise ExampleError(f"{where}.{k}: shape {tuple(t.shape)}, the hypothesis {sampler.name} "
                                    f"has shape {tuple(expected[k].shape)}", key)
         return {k: t.unsqueeze(0) for k, t in parts.items()}
-    t = _tensor(raw, dims, where, key)
+    t = _tensor(raw, dims, where, key, root)
     if t.shape != expected.shape:
         raise ExampleError(f"{where}: shape {tuple(t.shape)}, the hypothesis {sampler.name} has shape "
                            f"{tuple(expected.shape)}", key)
     return t.unsqueeze(0)
 
 
-def _try_assignment(example: dict, givens: dict[str, Sampler], dims: dict, i: int) -> dict[str, Any]:
+def _try_assignment(example: dict, givens: dict[str, Sampler], dims: dict, i: int, root: Path | None) -> dict[str, Any]:
     values = {}
     for name, sampler in givens.items():
-        values[name] = _value(name, example[name], sampler, dims, i)
+        values[name] = _value(name, example[name], sampler, dims, i, root)
         try:
             inside = bool(torch.as_tensor(sampler.satisfied(values[name])).all())
         except NotImplementedError:  # a hypothesis that is only a shape (nothing more to check)
@@ -86,10 +87,12 @@ def _try_assignment(example: dict, givens: dict[str, Sampler], dims: dict, i: in
     return values
 
 
-def instance(example: dict, assignments: list[tuple[dict, dict[str, Sampler]]], i: int) -> tuple[int, dict[str, Any]]:
+def instance(example: dict, assignments: list[tuple[dict, dict[str, Sampler]]], i: int,
+             root: Path | None = None) -> tuple[int, dict[str, Any]]:
     """(index of the sweep assignment, values with a batch axis of 1) for example ``i``.
 
-    ``assignments``: per sweep assignment, its dims and its non-random hypotheses."""
+    ``assignments``: per sweep assignment, its dims and its non-random hypotheses; ``root``: the
+    registry's folder, below which a ``'tensor_file(...)'`` value is read."""
     if not isinstance(example, dict):
         raise ExampleError(f"examples[{i}]: an example is a mapping of hypothesis names to values", ("examples", str(i)))
     givens0 = assignments[0][1]
@@ -112,13 +115,13 @@ def instance(example: dict, assignments: list[tuple[dict, dict[str, Sampler]]], 
     first_error = None
     for k, (dims, givens) in candidates:
         try:
-            return k, _try_assignment(example, givens, dims, i)
+            return k, _try_assignment(example, givens, dims, i, root)
         except ExampleError as exc:
             first_error = first_error or exc
     raise first_error
 
 
-def check_examples(check, assignments: list[tuple[dict, dict[str, Sampler]]]) -> None:
+def check_examples(check, assignments: list[tuple[dict, dict[str, Sampler]]], root: Path | None = None) -> None:
     """Load-time: every example fits some sweep assignment (raises the first ExampleError)."""
     for i, example in enumerate(check.examples):
-        instance(example, assignments, i)
+        instance(example, assignments, i, root)

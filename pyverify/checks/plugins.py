@@ -11,7 +11,11 @@ registry problem (exit 2), so a hostile registry stays inert.
 A registered name is validated like a built-in: it shadows no function, sampler, constant or reserved word
 of the language, its convention table names known registry conventions and covers every value, and its
 implementation accepts the keywords those conventions fill. A plugin function that raises while a check
-runs raises ``PluginFailure``, which the engine turns into an ``error`` verdict of that claim.
+runs raises ``PluginFailure``, which the engine turns into an ``error`` verdict of that claim (unless it
+was registered with ``failures="as-raised"``: then its exceptions reach the engine as the built-ins' do).
+
+Content packages (``pyverify.contributions``) register through the same functions; they are loaded once,
+before the first check compiles (``ensure_content``), whatever the registry, and are never unloaded.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .. import contributions
 from ..registry import CONVENTIONS, Problem, Registry
 from . import vocabulary
 from .samplers import SAMPLERS, Sampler
@@ -47,10 +52,32 @@ class LoadedPlugin:
     functions: list[str] = field(default_factory=list)
     samplers: list[str] = field(default_factory=list)
     module: Any = None  # the imported module (`pyverify certify --adapter NAME:FUNC` reads FUNC from it)
+    content: bool = False  # a content package: loaded for every registry, never unloaded
 
 
 LOADED: dict[str, LoadedPlugin] = {}
 _CURRENT: list[LoadedPlugin] = []  # the plugin being imported (registrations are attributed to it)
+_CONTENT_STARTED: list[bool] = []  # ensure_content ran (or runs) in this process
+
+
+def ensure_content() -> None:
+    """Load every installed content package once (its ``register()``), before anything reads the
+    vocabulary as a whole: a compiled check, a plugin's name checked against the built-ins."""
+    if _CONTENT_STARTED:
+        return
+    _CONTENT_STARTED.append(True)
+    for name, ep in contributions.content_packages().items():
+        plugin = LoadedPlugin(name, ep.value, "content package", content=True)
+        _CURRENT.append(plugin)
+        try:
+            module = ep.load()
+            module.register()
+        except Exception as exc:  # noqa: BLE001 - an installed content package that fails is a broken install
+            raise PluginError(f"content package {name} ({ep.value}) failed to load: {type(exc).__name__}: {exc}") from exc
+        finally:
+            _CURRENT.pop()
+        plugin.module = module
+        LOADED[name] = plugin
 
 
 def _owner() -> LoadedPlugin:
@@ -131,9 +158,18 @@ def _guarded(name: str, plugin: str, fn: Callable) -> Callable:
     return call
 
 
+FAILURES = ("claim", "as-raised")
+
+
 def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Callable | None = None,
-                      ball: Callable | None = None, precise: Callable | None = None, conventions: Any = ()) -> None:
+                      ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
+                      condition: Callable | None = None, failures: str = "claim") -> None:
+    ensure_content()
     _check_new_name(name)
+    if failures not in FAILURES:
+        raise PluginError(f"{name}: failures must be one of {', '.join(FAILURES)}, got {failures!r}")
+    if condition is not None and not callable(condition):
+        raise PluginError(f"{name}: `condition` must be callable (the condition number from the same arguments)")
     if not isinstance(doc, str) or not doc.strip():
         raise PluginError(f"{name}: `doc` must say what the function computes")
     table = _convention_table(name, conventions)
@@ -146,13 +182,16 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
                 raise PluginError(f"{name}: the {backend} meaning takes {other[0]}..{other[1]} positional "
                                   f"argument(s), the torch implementation {arity[0]}..{arity[1]}")
     owner = _owner()
-    record = vocabulary.Function(_guarded(name, owner.name, torch_impl), f"{doc.strip()} [plugin {owner.name}]",
-                                 conventions=table, name=name, sympy=sympy, ball=ball, precise=precise)
+    impl = torch_impl if failures == "as-raised" else _guarded(name, owner.name, torch_impl)
+    shown = doc.strip() if owner.content else f"{doc.strip()} [plugin {owner.name}]"
+    record = vocabulary.Function(impl, shown, conventions=table, name=name, sympy=sympy, ball=ball, precise=precise,
+                                 condition=condition)
     vocabulary.VOCABULARY[name] = record
     owner.functions.append(name)
 
 
 def register_sampler(cls: type) -> type:
+    ensure_content()
     if not (isinstance(cls, type) and issubclass(cls, Sampler)) or cls is Sampler:
         raise PluginError(f"sampler: {cls!r} is not a subclass of pyverify's Sampler")
     name = cls.name
@@ -163,8 +202,9 @@ def register_sampler(cls: type) -> type:
 
     if not isinstance(cls.params, tuple) or not all(isinstance(p, Param) for p in cls.params):
         raise PluginError(f"sampler {name}: `params` must be a tuple of Param declarations")
-    for method in ("shapes", "value"):
-        if getattr(cls, method) is getattr(Sampler, method):
+    # a hypothesis is a reparameterisation (shapes, value); a random variable draws (shape, draw)
+    for method in (("shape", "draw") if cls.random else ("shapes", "value")):
+        if getattr(cls, method, None) is getattr(Sampler, method, None):
             raise PluginError(f"sampler {name}: implement `{method}`")
     SAMPLERS[name] = cls
     _owner().samplers.append(name)
@@ -230,6 +270,7 @@ def load_opted_in(cli_specs: Iterable[str] = (), directory: Path | None = None) 
     """Every plugin the person running pyverify opted into: --plugin, pyproject.toml, entry points."""
     from importlib.metadata import entry_points
 
+    ensure_content()
     out = [load_plugin(s, "--plugin") for s in cli_specs]
     out += [load_plugin(s, "pyproject.toml") for s in pyproject_plugins(directory or Path.cwd())]
     for ep in entry_points(group="pyverify.plugins"):
@@ -269,11 +310,38 @@ def unloaded_plugin_problems(registry: Registry) -> list[Problem]:
     return problems
 
 
+def register_figure(name: str, draw: Callable, about: Iterable[str], caption: str = "") -> None:
+    if not isinstance(name, str) or not name.replace("-", "").isalnum():
+        raise PluginError(f"figure {name!r}: a name of letters, digits and dashes")
+    if not callable(draw):
+        raise PluginError(f"figure {name}: `draw` must be callable (draw(out) -> path written below out)")
+    contributions.FIGURES[name] = contributions.Figure(name, draw, tuple(about), _owner().name, caption)
+
+
+def register_guarantees(mechanism: str, rests_on: dict[str, str], meanings: dict[str, str] | None = None) -> None:
+    if not rests_on or not all(isinstance(k, str) and isinstance(v, str) for k, v in rests_on.items()):
+        raise PluginError(f"guarantees of {mechanism}: map each guarantee to the id of the claim it rests on")
+    contributions.GUARANTEES[mechanism] = contributions.Guarantees(mechanism, dict(rests_on), dict(meanings or {}),
+                                                                   _owner().name)
+
+
+def register_reference(package: str) -> None:
+    try:
+        importlib.import_module(package)
+    except ImportError as exc:
+        raise PluginError(f"reference package {package!r} cannot be imported: {exc}") from None
+    contributions.REFERENCE_PACKAGES[package] = _owner().name
+
+
 def unload_all() -> None:
-    """Forget every plugin registration (tests; a long-lived process switching registries)."""
-    for plugin in LOADED.values():
-        for name in plugin.functions:
-            vocabulary.VOCABULARY.pop(name, None)
-        for name in plugin.samplers:
-            SAMPLERS.pop(name, None)
-    LOADED.clear()
+    """Forget every plugin registration (tests; a long-lived process switching registries); the content
+    packages stay, like the built-ins."""
+    for name, plugin in list(LOADED.items()):
+        if plugin.content:
+            continue
+        for fn in plugin.functions:
+            vocabulary.VOCABULARY.pop(fn, None)
+        for sampler in plugin.samplers:
+            SAMPLERS.pop(sampler, None)
+        contributions.forget(plugin.name)
+        del LOADED[name]

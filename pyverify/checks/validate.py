@@ -1,91 +1,79 @@
-"""Load-time validation of the checks: a misspelt sampler keyword, an unknown name, a shadowed constant
-or a malformed expression is a registry problem naming file, line and claim id, found before anything
-runs (the engine's compile error, an ``error`` verdict, stays as a second line of defence).
+"""Load-time validation of the checks, which compiles them: a misspelt sampler keyword, an unknown name,
+a shadowed constant or a malformed expression is a registry problem naming file, line and claim id,
+found before anything runs.
 
-Nothing is evaluated: every check is compiled (names checked, expressions parsed, samplers bound to
-their declared parameters) for its first sweep assignment, and its samplers are bound again for every
-other assignment, the symbolic dimensions included (an order check's parameter takes its first value).
+Nothing is evaluated: every check is compiled once (``checks/claim.py``: names checked, expressions
+parsed, samplers bound to their declared parameters at every sweep assignment, the symbolic dimensions
+included), and its fixed ``examples`` are fitted to the hypotheses. The result is a ``CheckedRegistry``:
+the registry with each claim's ``CompiledClaim``, which every later step reads.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
 
-from ..registry import Check, Problem, Registry, RegistryError, load_registry
-from .compiled import CheckError, bind_sampler, compile_check, relation_kind, sweep
+from ..registry import Check, Claim, Problem, Registry, RegistryError, load_registry
+from .claim import CompiledClaim, compile_claim
+from .compiled import CheckError
 from .examples import ExampleError, check_examples
-from .samplers import SamplerError, parse_sampler
-from .samplers.data import set_data_root
 
 
-def _assignments(check: Check) -> list[dict[str, Any]]:
-    out = sweep(check)
-    if check.order is not None:
-        out = [{**dims, check.order.param: check.order.values[0]} for dims in out]
-    if check.symbolic is not None and check.symbolic.dims:
-        out.append(dict(check.symbolic.dims))
-    return out
+@dataclass
+class CheckedRegistry(Registry):
+    """A registry whose checks compiled: ``compiled`` holds the ``CompiledClaim`` of every claim with a
+    runnable check (a claim without a check, or with a ``not_checkable`` reason, has none)."""
+
+    compiled: dict[str, CompiledClaim] = field(default_factory=dict, repr=False)
 
 
-def _stray_symbolic_dims(check: Check) -> str | None:
-    """A symbolic dimension that names no sweep variable (a typo would prove a different instance)."""
-    if check.symbolic is None or not check.symbolic.dims:
+def data_root(registry: Registry) -> Path | None:
+    """The folder ``tensor_file(...)`` paths of this registry are read below: the registry's own."""
+    if registry.source is None:
         return None
-    return next((k for k in check.symbolic.dims if k not in (check.dims or {})), None)
+    source = Path(registry.source).resolve()
+    return source if source.is_dir() else source.parent
 
 
-def _bind_samplers(check: Check, dims: dict[str, Any]) -> None:
-    """The samplers at one more sweep assignment (the expressions do not depend on it: parsed once)."""
-    for name, spec in check.given.items():
-        bind_sampler(name, spec, dims)
+def compile_checked(registry: Registry, claim: Claim) -> CompiledClaim | None:
+    """One claim of the registry compiled with the conventions the registry resolved for it."""
+    return compile_claim(claim, registry.conventions.get(claim.id), data_root(registry))
+
+
+def check_registry(registry: Registry) -> tuple[CheckedRegistry, list[Problem]]:
+    """The registry with every check that compiles, and one problem per claim whose check does not
+    (located at the offending key's line)."""
+    from .plugins import unloaded_plugin_problems
+
+    checked = CheckedRegistry(**{f.name: getattr(registry, f.name) for f in fields(Registry)})
+    problems = unloaded_plugin_problems(registry)
+    if problems:  # without its plugins the registry's checks name functions that do not exist
+        return checked, problems
+    for cid, claim in registry.claims.items():
+        if claim.check is not None and claim.check.entails and not claim.check.not_checkable:
+            problem = _entailment_problem(registry, cid, claim.check)
+            if problem:
+                problems.append(problem)
+            continue  # judged from the verdicts of the claims it entails: nothing to compile
+        try:
+            compiled = compile_checked(registry, claim)
+        except CheckError as exc:
+            key = ".".join(("check", *exc.key)) if exc.key else "check"
+            problems.append(Problem(registry.line_of(cid, key), str(exc), cid, "check"))
+            continue
+        if compiled is None:
+            continue
+        problem = _example_problem(registry, compiled)
+        if problem:
+            problems.append(problem)
+            continue
+        checked.compiled[cid] = compiled
+    return checked, problems
 
 
 def validate_registry(registry: Registry) -> list[Problem]:
     """One problem per claim whose check does not compile, located at the offending key's line."""
-    from .plugins import unloaded_plugin_problems
-
-    set_data_root(registry.source)
-    problems = unloaded_plugin_problems(registry)
-    if problems:  # without its plugins the registry's checks name functions that do not exist
-        return problems
-    for cid, claim in registry.claims.items():
-        check = claim.check
-        if check is None or check.not_checkable:
-            continue
-        if check.entails:
-            problem = _entailment_problem(registry, cid, check)
-            if problem:
-                problems.append(problem)
-            continue
-        stray = _stray_symbolic_dims(check)
-        if stray:
-            problems.append(Problem(registry.line_of(cid, f"check.symbolic.dims.{stray}"),
-                                    f"symbolic.dims: {stray!r} is not a sweep variable of `dims` "
-                                    f"({', '.join(check.dims or {}) or 'none'})", cid, "check"))
-            continue
-        relation = "order" if check.relation == "order" else "relation"
-        try:
-            assignments = _assignments(check)
-        except CheckError as exc:
-            problems.append(Problem(registry.line_of(cid, "check.dims"), str(exc), cid, "check"))
-            continue
-        for i, dims in enumerate(assignments):
-            try:
-                if i == 0:
-                    compile_check(check, dims, relation, registry.conventions.get(cid))
-                else:
-                    _bind_samplers(check, dims)
-            except CheckError as exc:
-                key = ".".join(("check", *exc.key)) if exc.key else "check"
-                at = f" (with {', '.join(f'{k}={v}' for k, v in dims.items())})" if len(assignments) > 1 else ""
-                problems.append(Problem(registry.line_of(cid, key), f"{exc}{at}", cid, "check"))
-                break
-        else:
-            problem = _example_problem(registry, cid, check, relation)
-            if problem:
-                problems.append(problem)
-    return problems
+    return check_registry(registry)[1]
 
 
 def _entailment_problem(registry: Registry, cid: str, check: Check) -> Problem | None:
@@ -107,30 +95,21 @@ def _entailment_problem(registry: Registry, cid: str, check: Check) -> Problem |
     return None
 
 
-def _example_problem(registry: Registry, cid: str, check: Check, relation: str) -> Problem | None:
+def _example_problem(registry: Registry, compiled: CompiledClaim) -> Problem | None:
     """An example that does not fit its check (names, shapes, hypotheses), at the example's own line."""
+    check = compiled.check
     if not check.examples:
         return None
-    if relation_kind(registry.claims[cid]) != "relation":
-        return Problem(registry.line_of(cid, "check.examples"),
-                       "examples: only identity and bound checks take fixed instances", cid, "check")
     try:
-        assignments = []
-        for dims in sweep(check):
-            samplers = {name: parse_sampler(spec, dims) for name, spec in check.given.items()}
-            assignments.append((dims, {n: s for n, s in samplers.items() if not s.random}))
-        check_examples(check, assignments)
+        check_examples(check, [(c.dims, c.givens) for c in compiled.assignments], data_root(registry))
     except ExampleError as exc:
-        return Problem(registry.line_of(cid, ".".join(("check", *exc.key))), str(exc), cid, "check")
-    except SamplerError as exc:
-        return Problem(registry.line_of(cid, "check.given"), str(exc), cid, "check")
+        return Problem(registry.line_of(compiled.id, ".".join(("check", *exc.key))), str(exc), compiled.id, "check")
     return None
 
 
-def load_valid_registry(path: str | Path | None = None) -> Registry:
-    """``load_registry`` followed by ``validate_registry``: RegistryError lists the problems of both."""
-    registry = load_registry(path)
-    problems = validate_registry(registry)
+def load_valid_registry(path: str | Path | None = None) -> CheckedRegistry:
+    """``load_registry`` followed by the compilation of its checks: RegistryError lists the problems of both."""
+    checked, problems = check_registry(load_registry(path))
     if problems:
         raise RegistryError(problems)
-    return registry
+    return checked

@@ -1,8 +1,8 @@
 """Adversarial counterexample search, re-checking and shrinking.
 
 The search maximises a *violation score* (> 1 means the relation fails beyond tolerance; ``scoring.py``)
-over the samplers' unconstrained parameters: random and degenerate instances first, then restarts of
-gradient ascent (Adam, torch autograd) through the samplers' reparameterisations. A candidate is
+over the samplers' unconstrained parameters: random and degenerate instances first (``generate``), then
+restarts of gradient ascent (``ascend``: Adam, torch autograd) through the samplers' reparameterisations. A candidate is
 re-evaluated alone without vmap (an independent path), then shrunk: its parameters are rounded as
 coarsely as the violation survives, so the witness is small and readable.
 """
@@ -16,6 +16,7 @@ import torch
 
 from ..checks import dsl
 from ..checks.compiled import Compiled, Sides
+from .context import CPU64, NumericContext
 from .scoring import Scored, score_sides
 
 @dataclass
@@ -50,7 +51,8 @@ def slice_instances(theta: dict, lo: int, hi: int) -> dict:
     return {n: {k: v[lo:hi] for k, v in t.items()} for n, t in theta.items()}
 
 
-def _score_batch(comp: Compiled, theta: dict, size: int, ctx: dict, tol: float | None, out: SearchOutcome) -> RuntimeError | None:
+def _score_batch(comp: Compiled, theta: dict, size: int, ctx: NumericContext, tol: float | None,
+                 out: SearchOutcome) -> RuntimeError | None:
     """Score a batch of instances into ``out``. An instance whose evaluation raises (an eigensolver
     that does not converge on it, say) is skipped, not allowed to kill the search: a failing batch is
     halved until the failing instances are isolated. Returns the first failure, if any."""
@@ -114,27 +116,28 @@ def _keep_tightest(out: SearchOutcome, j: int, theta: dict, ratio: torch.Tensor)
 ASCENT_LR = 0.3
 
 
-def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch.Generator, ctx: dict,
-           tol: float | None, stop_early: bool = False) -> SearchOutcome:
-    """Random + degenerate instances, then gradient ascent on the violation score.
-
-    ``stop_early``: return after the random phase when it already found a violation (the caller
-    confirms it, and searches again without stopping early if the confirmation fails)."""
+def generate(comp: Compiled, instances: int, ctx: NumericContext, tol: float | None) -> SearchOutcome:
+    """Random and degenerate instances (an eighth of them degenerate), drawn from ``ctx``'s stream."""
     n_rel = len(comp.relations)
     out = SearchOutcome([-math.inf] * n_rel, [None] * n_rel, None, 0, False)
-    theta = comp.init_theta(instances, gen, ctx, degenerate=max(1, instances // 8))
+    theta = comp.init_theta(instances, ctx.gen, ctx, degenerate=max(1, instances // 8))
     failure = _score_batch(comp, theta, instances, ctx, tol, out)
     if failure is not None and out.failed_instances == instances:
         raise failure  # no instance can be evaluated: the check itself cannot run
     out.instances += instances
-    if stop_early and out.best is not None:
-        return out
+    return out
+
+
+def ascend(comp: Compiled, out: SearchOutcome, restarts: int, steps: int, ctx: NumericContext,
+           tol: float | None) -> SearchOutcome:
+    """Gradient ascent (Adam) on the violation score from ``restarts`` fresh starts (a quarter of them
+    degenerate), through the samplers' reparameterisations; what it meets is scored into ``out``."""
     if restarts <= 0 or steps <= 0 or not comp.givens:
         return out
     if comp.unbatchable:
         # each start is a separate evaluation here (no vmap), not a row of one batch: fewer starts
         restarts = max(2, restarts // 4)
-    theta = comp.init_theta(restarts, gen, ctx, degenerate=max(1, restarts // 4))
+    theta = comp.init_theta(restarts, ctx.gen, ctx, degenerate=max(1, restarts // 4))
     params = [v.requires_grad_(True) for t in theta.values() for k, v in t.items() if v.is_floating_point() and k != "sign"]
     if not params:
         return out
@@ -149,14 +152,27 @@ def search(comp: Compiled, instances: int, restarts: int, steps: int, gen: torch
             # the ascent walked where the check cannot be evaluated (or differentiated): keep what it found
             out.ascent_failure = f"{type(exc).__name__}: {exc}"
             return out
-        if not ascend(obj, params, opt, sched):
+        if not ascend_step(obj, params, opt, sched):
             break
         out.instances += restarts
     _score_batch(comp, {n: {k: v.detach() for k, v in t.items()} for n, t in theta.items()}, restarts, ctx, tol, out)
     return out
 
 
-def _ascent_objective(comp: Compiled, theta: dict, ctx: dict, tol: float | None, out: SearchOutcome) -> torch.Tensor:
+def search(comp: Compiled, instances: int, restarts: int, steps: int, ctx: NumericContext, tol: float | None,
+           stop_early: bool = False) -> SearchOutcome:
+    """Random + degenerate instances, then gradient ascent on the violation score.
+
+    ``stop_early``: return after the random phase when it already found a violation (the caller
+    confirms it, and searches again without stopping early if the confirmation fails)."""
+    out = generate(comp, instances, ctx, tol)
+    if stop_early and out.best is not None:
+        return out
+    return ascend(comp, out, restarts, steps, ctx, tol)
+
+
+def _ascent_objective(comp: Compiled, theta: dict, ctx: NumericContext, tol: float | None,
+                      out: SearchOutcome) -> torch.Tensor:
     """Score the ascent's instances into ``out``; the per-instance objective (B,) to climb."""
     sc = score_sides(comp.evaluate(theta, ctx), tol, ctx["dtype"])
     with torch.no_grad():
@@ -166,7 +182,7 @@ def _ascent_objective(comp: Compiled, theta: dict, ctx: dict, tol: float | None,
     return torch.where(torch.isfinite(obj), obj, torch.zeros_like(obj))
 
 
-def ascend(obj: torch.Tensor, params: list[torch.Tensor], opt: torch.optim.Optimizer, sched) -> bool:
+def ascend_step(obj: torch.Tensor, params: list[torch.Tensor], opt: torch.optim.Optimizer, sched) -> bool:
     """One step up the per-instance objectives (B,) (their sum: the instances are independent); a NaN
     gradient counts as 0. False when the objective does not depend on the parameters."""
     if not obj.requires_grad:
@@ -182,10 +198,9 @@ def ascend(obj: torch.Tensor, params: list[torch.Tensor], opt: torch.optim.Optim
 
 def recheck(comp: Compiled, theta: dict, tol: float | None) -> tuple[bool, Scored, Sides]:
     """Re-evaluate one instance in float64 on the CPU, without vmap."""
-    cpu = {"dtype": torch.float64, "device": torch.device("cpu")}
-    th = {n: {k: v.detach().to(**cpu) for k, v in t.items()} for n, t in theta.items()}
+    th = {n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}
     with torch.no_grad():
-        sides = comp.evaluate_one(th, 0, cpu)
+        sides = comp.evaluate_one(th, 0, CPU64)
         sc = score_sides(sides, tol, torch.float64)
     ok = bool(sc.assume_ok[0]) and bool(torch.isfinite(sc.score[0])) and float(sc.score[0]) > 1
     return ok, sc, sides

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import torch
 
-from ..checks.compiled import compile_check, relation_kind, sweep
-from ..registry import Claim
+from ..checks.claim import CompiledClaim, RelationKind
+from .context import CPU64, NumericContext
 from .falsify import slice_instances
 from .scoring import score_sides
 
@@ -20,31 +20,29 @@ ZERO_DRAWS = 8  # of which exact zeros of the samplers' parameters (for vec/mat:
 ZERO = 1e-9  # an input this small (max-abs) counts as zero
 
 
-def count_models(claim: Claim, conventions: dict[str, str], seed: int = 0) -> tuple[int, int, int, int] | None:
+def count_models(compiled: CompiledClaim, seed: int = 0) -> tuple[int, int, int, int] | None:
     """(draws per assignment, draws satisfying every assume, of those the ones with a non-zero input,
     draws whose evaluation raised); None for a check without per-instance assumes (a measured order).
     An instance that raises (a singular matrix inverted, say) is skipped and counted, as in the search:
     the batch is halved until the failing instances are isolated."""
-    check = claim.check
-    kind = relation_kind(claim)
-    if kind == "order":
+    check = compiled.check
+    if compiled.kind is RelationKind.order:
         return None
-    ctx = {"dtype": torch.float64, "device": torch.device("cpu")}
+    ctx = CPU64.seeded(seed)
+    gen = ctx.gen
     counts = [0, 0, 0]  # satisfied, nonzero, failed
-    gen = torch.Generator().manual_seed(seed)
-    for dims in sweep(check)[:4]:
-        compiled = compile_check(check, dims, kind, conventions)
-        theta = compiled.init_theta(DRAWS, gen, ctx, degenerate=DEGENERATE)
+    for assignment in compiled.assignments[:4]:
+        theta = assignment.init_theta(DRAWS, gen, ctx, degenerate=DEGENERATE)
         for parts in theta.values():  # the zero instance (of the samplers' parameters) is always drawn
             for v in parts.values():
                 v[:ZERO_DRAWS] = 0
-        randoms = compiled.draw_randoms(DRAWS, 1, gen, ctx) if compiled.randoms else None
-        _count_batch(compiled, theta, randoms, DRAWS, check.tol, ctx, counts)
+        randoms = assignment.draw_randoms(DRAWS, 1, gen, ctx) if assignment.randoms else None
+        _count_batch(assignment, theta, randoms, DRAWS, check.tol, ctx, counts)
     satisfied, nonzero, failed = counts
     return DRAWS, satisfied, nonzero, failed
 
 
-def _count_batch(compiled, theta: dict, randoms: dict | None, size: int, tol, ctx: dict, counts: list[int]) -> None:
+def _count_batch(compiled, theta: dict, randoms: dict | None, size: int, tol, ctx: NumericContext, counts: list[int]) -> None:
     """Add the batch's (satisfied, nonzero, failed) to ``counts``; a raising batch is halved."""
     try:
         with torch.no_grad():

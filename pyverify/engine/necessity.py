@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 
-import torch
-
 from ..checks.compiled import Compiled
 from .falsify import search
-from .result import claim_seed
+from .run import ClaimRun
 
 
-def necessity(claim, comp: Compiled, seed: int, ctx: dict) -> dict[str, str]:
+def necessity(run: ClaimRun, comp: Compiled) -> dict[str, str]:
+    """What weakening each hypothesis of ``comp`` (the first sweep assignment) did to the claim."""
     out: dict[str, str] = {}
-    tol = claim.check.tol
+    tol = run.tol
     variants: list[tuple[str, Compiled]] = []
     for name, sampler in comp.givens.items():
         relaxed = sampler.relaxed()
@@ -32,9 +31,8 @@ def necessity(claim, comp: Compiled, seed: int, ctx: dict) -> dict[str, str]:
         rest = comp.assumes[:i] + comp.assumes[i + 1:]
         variants.append((f"assume {rel.text} dropped", dataclasses.replace(comp, assumes=rest)))
     for k, (label, variant) in enumerate(variants):
-        gen = torch.Generator(device="cpu").manual_seed(claim_seed(seed, claim.id) + 104729 + k)
         try:
-            res = search(variant, 64, 8, 8, gen, ctx, tol)
+            res = search(variant, 64, 8, 8, run.stream(104729 + k), tol)
         except (RuntimeError, ValueError) as exc:
             out[label] = f"weakened check could not run ({type(exc).__name__})"
             continue

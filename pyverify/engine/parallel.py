@@ -8,7 +8,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from ..registry import Verdict
+from .claim import run_registry_claim
 from .result import Result
+from .sandbox import numeric_settings
 
 _REG = None
 _PRELOAD = ["pyverify.engine.claim", "pyverify.provers.symbolic", "pyverify.provers.interval", "pyverify.engine.necessity"]
@@ -20,21 +22,16 @@ def _init(registry, plugins: list[tuple[str, str, str]]) -> None:
     global _REG
     if registry is not None:
         from ..checks.plugins import load_plugin
-        from ..checks.samplers.data import set_data_root
 
         for origin, opted_in_by, name in plugins:
             load_plugin(origin, opted_in_by, name)
         _REG = registry
-        set_data_root(registry.source)
 
 
 def _one(args):
-    from .claim import run_claim
-    from .runner import numeric_settings
-
     cid, budget, seed, device = args
     with numeric_settings():
-        return run_claim(_REG.claims[cid], _REG.conventions[cid], budget, seed, device)
+        return run_registry_claim(_REG, cid, budget, seed, device)
 
 
 def _context():
@@ -60,11 +57,13 @@ def _cost_rank(claim) -> int:
 
 
 def run_parallel(reg, claims, budget, seed, device, jobs, bar):
+    """The claims checked by ``jobs`` worker processes (``budget``: a Profile, sent to each worker)."""
     global _REG
     from ..checks.plugins import LOADED
 
     ctx, server = _context()
-    plugins = [(p.origin, p.opted_in_by, p.name) for p in LOADED.values()]
+    # content packages load themselves in every process; the opted-in plugins are handed over
+    plugins = [(p.origin, p.opted_in_by, p.name) for p in LOADED.values() if not p.content]
     _REG = reg  # inherited by forked workers; a forkserver worker receives it pickled
     work = sorted(claims, key=_cost_rank)
     by_id = {}

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import torch
 
 from ..checks.compiled import Compiled
-from .falsify import Candidate, ascend
+from .context import NumericContext
+from .falsify import Candidate, ascend_step
 from .scoring import score_sides
 
 PATIENCE, STALL = 4, 1e-7  # stop after more than PATIENCE steps without a relative gain above STALL
@@ -32,7 +33,7 @@ class Polished:
     violation: Candidate | None  # the most violating instance met (score > 1), if any
 
 
-def polish(comp: Compiled, starts: dict[int, list[Candidate]], steps: int, ctx: dict, tol: float | None) -> Polished:
+def polish(comp: Compiled, starts: dict[int, list[Candidate]], steps: int, ctx: NumericContext, tol: float | None) -> Polished:
     """Maximise the tightness of each bound relation j from its starting instances ``starts[j]``.
 
     All relations climb in one batch (a row per start, its objective the ratio of its own relation):
@@ -67,7 +68,7 @@ def polish(comp: Compiled, starts: dict[int, list[Candidate]], steps: int, ctx: 
             break
         # an unresolved instance stops climbing: its ratio there is rounding, not the bound's tightness
         ratio = torch.where(torch.isfinite(ratio) & resolved, ratio, torch.zeros_like(ratio).detach())
-        if not ascend(ratio - 100 * torch.relu(sc.assume_slack), params, opt, sched):
+        if not ascend_step(ratio - 100 * torch.relu(sc.assume_slack), params, opt, sched):
             break
     return out
 

@@ -1,33 +1,20 @@
-"""The result of checking one claim, the search budgets, per-claim seeds and JSON-stable rounding."""
+"""The result of checking one claim — a verdict with typed evidence, built once and never changed —,
+per-claim seeds and JSON-stable rounding."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import zlib
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import torch
 
 from ..registry import Verdict
+from .evidence import Evidence, Witness
 
-
-@dataclass(frozen=True)
-class Budget:
-    instances: int
-    restarts: int
-    steps: int
-    samples: int  # Monte-Carlo samples per instance for E(...)
-    mc_instances: int
-    necessity: bool
-    polish: int = 0  # Adam steps climbing the tightness of a holding bound, once per claim (polish.py)
-
-
-BUDGETS = {
-    "quick": Budget(40, 0, 0, 4000, 3, False),  # random and degenerate instances only: the smoke level
-    "default": Budget(256, 16, 12, 20000, 6, True, 20),
-    "thorough": Budget(2048, 64, 150, 200000, 16, True, 200),
-}
+E = TypeVar("E", bound=Evidence)
 
 
 def claim_seed(seed: int, claim_id: str) -> int:
@@ -35,21 +22,57 @@ def claim_seed(seed: int, claim_id: str) -> int:
     return (seed * 1_000_003 + zlib.crc32(claim_id.encode())) % (2**62)
 
 
-@dataclass
+@dataclass(frozen=True)
+class Outcome:
+    """What a judge decided: the verdict, the message that explains it, the worst figure (relative error,
+    tightness, constant, slope) and the evidence it rests on."""
+
+    verdict: Verdict
+    message: str
+    worst: float | None = None
+    evidence: tuple[Evidence, ...] = ()
+
+    def noting(self, text: str) -> "Outcome":
+        """The same outcome, its message extended (a later step that failed after a confirmed refutation)."""
+        return dataclasses.replace(self, message=self.message + text)
+
+
+@dataclass(frozen=True)
 class Result:
+    """One claim's result. ``evidence`` in the order it was found; the JSON's ``witness`` and ``details``
+    are derived from it (``Evidence.details``, ``Witness.witness``)."""
+
     id: str
     verdict: Verdict
     expect: Verdict | None
     worst: float | None = None
     instances: int = 0
     elapsed_s: float = 0.0
-    witness: dict | None = None
     message: str = ""
-    details: dict[str, Any] = field(default_factory=dict)
+    evidence: tuple[Evidence, ...] = ()
 
     @property
     def matches(self) -> bool:
         return self.expect is None or self.expect == self.verdict
+
+    def find(self, kind: type[E]) -> E | None:
+        """The first evidence of this kind, if any."""
+        return next((e for e in self.evidence if isinstance(e, kind)), None)
+
+    @property
+    def witness(self) -> dict[str, Any] | None:
+        found = self.find(Witness)
+        return found.witness() if found is not None else None
+
+    @property
+    def details(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for e in self.evidence:
+            out.update(e.details())
+        return out
+
+    def with_evidence(self, *more: Evidence) -> "Result":
+        return dataclasses.replace(self, evidence=self.evidence + more)
 
     def as_dict(self) -> dict[str, Any]:
         d = {
@@ -61,10 +84,11 @@ class Result:
             "elapsed_s": round(self.elapsed_s, 3),
             "message": self.message,
         }
-        if self.witness is not None:
-            d["witness"] = round_floats(self.witness)
-        if self.details:
-            d["details"] = round_floats(self.details)
+        witness, details = self.witness, self.details
+        if witness is not None:
+            d["witness"] = round_floats(witness)
+        if details:
+            d["details"] = round_floats(details)
         return d
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import torch
 
 from ..checks.compiled import Compiled, Sides
+from .context import CPU64
 from .scoring import Scored, score_sides, violated_relations
 
 NEAR = 1e4  # scores (violation / tolerance) below this are close enough to rounding to be judged again
@@ -89,14 +90,13 @@ def _conditioned_verdict(comp: Compiled, theta: dict, sc: Scored, tol: float | N
                          undecided: str, evidence: dict) -> tuple[bool, str, dict]:
     """Scale the tolerance by the rounding noise of the violated relations, measured by re-evaluating the
     instance under rounding-level perturbations of its inputs."""
-    gen = torch.Generator().manual_seed(seed)
-    cpu = {"dtype": torch.float64, "device": torch.device("cpu")}
+    gen = CPU64.seeded(seed).gen
     score = float(sc.score[0])
     noise, lowest = 0.0, score  # noise: the largest change of the violation score, in units of the tolerance
     for _ in range(TRIES):
         th = {n: {k: _perturb(v, gen) for k, v in t.items()} for n, t in theta.items()}
         with torch.no_grad():
-            s2 = score_sides(comp.evaluate_one(th, 0, cpu), tol, torch.float64)
+            s2 = score_sides(comp.evaluate_one(th, 0, CPU64), tol, torch.float64)
         if not bool(s2.assume_ok[0]) or not bool(torch.isfinite(s2.score[0])):
             continue
         lowest = min(lowest, float(s2.score[0]))

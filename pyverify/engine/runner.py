@@ -9,16 +9,15 @@ which are set for the run and restored afterwards (importing pyverify changes no
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-
-import torch
+from collections.abc import Sequence
 
 from ..registry import Registry
-from ..checks.samplers.data import set_data_root
 from . import entailment
-from .claim import run_claim
+from .claim import run_registry_claim
+from .evidence import ConstantEstimate, Tightness, TightnessSpread
+from .profiles import Profile, profile
 from .result import Result
+from .sandbox import numeric_settings
 
 
 class UnknownClaims(ValueError):
@@ -29,24 +28,8 @@ class UnknownClaims(ValueError):
         super().__init__(f"unknown claim id(s): {', '.join(ids)}")
 
 
-@contextmanager
-def numeric_settings(threads: int | None = 1) -> Iterator[None]:
-    """TF32 off (checks are float64, and a TF32 matmul would hide or fake violations) and one intra-op
-    thread (many small matrices: threads only contend); both restored on exit."""
-    saved = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, torch.get_num_threads())
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    if threads is not None:
-        torch.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved[0], saved[1]
-        if threads is not None:
-            torch.set_num_threads(saved[2])
-
-
-def check_claim(registry: Registry, claim_id: str, budget: str = "default", seed: int = 0, device: str = "cpu") -> Result:
+def check_claim(registry: Registry, claim_id: str, budget: str | Profile = "default", seed: int = 0,
+                device: str = "cpu") -> Result:
     """Check one claim of the registry (its resolved conventions included). A claim about other claims
     (``check.entails``) is judged from theirs, checked here with the same budget and seed."""
     if claim_id not in registry.claims:
@@ -56,15 +39,11 @@ def check_claim(registry: Registry, claim_id: str, budget: str = "default", seed
         start = time.perf_counter()
         results = {i: check_claim(registry, i, budget, seed, device) for i in entailment.entailed(claim)}
         return entailment.judge(claim, results, registry, time.perf_counter() - start)
-    set_data_root(registry.source)
     with numeric_settings():
-        return run_claim(claim, registry.conventions[claim_id], budget, seed, device)
+        return run_registry_claim(registry, claim_id, budget, seed, device)
 
 
-TIGHTNESS_SEEDS_THOROUGH = 3  # seeds whose tightness spread the thorough budget reports
-
-
-def check_claims(registry: Registry, ids: Sequence[str] = (), budget: str = "default", seed: int = 0,
+def check_claims(registry: Registry, ids: Sequence[str] = (), budget: str | Profile = "default", seed: int = 0,
                  device: str = "cpu", jobs: int = 1, progress: bool = False,
                  tightness_seeds: int | None = None) -> list[Result]:
     """Check the selected claims (all when ``ids`` is empty); results in registry order.
@@ -72,39 +51,40 @@ def check_claims(registry: Registry, ids: Sequence[str] = (), budget: str = "def
     ``jobs`` > 1 spreads claims over worker processes; every claim has its own seed, so verdicts and
     witnesses do not depend on the number of jobs. ``tightness_seeds`` > 1 re-checks every holding
     bound (and constant) with that many seeds in all and reports the spread of its tightness
-    (``details.tightness_spread``); by default 3 at the thorough budget, 1 (no spread) otherwise."""
-    results = _check_claims(registry, ids, budget, seed, device, jobs, progress)
-    n_seeds = tightness_seeds if tightness_seeds is not None else (TIGHTNESS_SEEDS_THOROUGH if budget == "thorough" else 1)
+    (``TightnessSpread``); by default the profile's ``tightness_seeds``."""
+    chosen = profile(budget)
+    results = _check_claims(registry, ids, chosen, seed, device, jobs, progress)
+    n_seeds = tightness_seeds if tightness_seeds is not None else chosen.tightness_seeds
     if n_seeds > 1:
-        _tightness_spread(registry, results, budget, seed, device, jobs, n_seeds)
+        results = _tightness_spread(registry, results, chosen, seed, device, jobs, n_seeds)
     return results
 
 
-def _tightness_key(res: Result) -> str | None:
-    for key in ("tightness", "constant"):
-        if res.details.get(key) is not None and res.verdict.value in ("holds", "symbolic"):
-            return key
-    return None
+def tightness_of(res: Result) -> float | None:
+    """A holding bound's tightness, or a holding constant's smallest constant; None otherwise."""
+    if res.verdict.value not in ("holds", "symbolic"):
+        return None
+    tight, constant = res.find(Tightness), res.find(ConstantEstimate)
+    if tight is not None and tight.value is not None:
+        return tight.value
+    return constant.constant if constant is not None else None
 
 
-def _tightness_spread(registry: Registry, results: list[Result], budget: str, seed: int, device: str, jobs: int,
-                      n_seeds: int) -> None:
+def _tightness_spread(registry: Registry, results: list[Result], chosen: Profile, seed: int, device: str, jobs: int,
+                      n_seeds: int) -> list[Result]:
     """The supremum found is a lower bound that depends on the seed: report it over several seeds."""
-    tight = {r.id: r for r in results if _tightness_key(r)}
+    tight = {r.id: tightness_of(r) for r in results if tightness_of(r) is not None}
     if not tight:
-        return
-    values = {i: [r.details[_tightness_key(r)]] for i, r in tight.items()}
+        return results
+    values = {i: [v] for i, v in tight.items()}
     for extra in range(1, n_seeds):
-        for r in _check_claims(registry, list(tight), budget, seed + extra, device, jobs, False):
-            key = _tightness_key(r)
-            values[r.id].append(r.details[key] if key else None)
-    for i, r in tight.items():
-        found = [v for v in values[i] if v is not None]
-        r.details["tightness_spread"] = {"seeds": list(range(seed, seed + n_seeds)), "values": values[i],
-                                         "min": min(found), "max": max(found)}
+        for r in _check_claims(registry, list(tight), chosen, seed + extra, device, jobs, False):
+            values[r.id].append(tightness_of(r))
+    seeds = tuple(range(seed, seed + n_seeds))
+    return [r.with_evidence(TightnessSpread(seeds, tuple(values[r.id]))) if r.id in tight else r for r in results]
 
 
-def _check_claims(registry: Registry, ids: Sequence[str], budget: str, seed: int, device: str, jobs: int,
+def _check_claims(registry: Registry, ids: Sequence[str], chosen: Profile, seed: int, device: str, jobs: int,
                   progress: bool) -> list[Result]:
     unknown = [i for i in ids if i not in registry.claims]
     if unknown:
@@ -116,24 +96,23 @@ def _check_claims(registry: Registry, ids: Sequence[str], budget: str, seed: int
         needed = {i for c in about for i in entailment.entailed(c)}
         plain = [c.id for c in selected if not entailment.entailed(c)]
         plain += [i for i in registry.claims if i in needed and i not in plain]
-        by_id = {r.id: r for r in _check_claims(registry, plain, budget, seed, device, jobs, progress)}
+        by_id = {r.id: r for r in _check_claims(registry, plain, chosen, seed, device, jobs, progress)}
         for c in about:
             spent = sum(by_id[i].elapsed_s for i in entailment.entailed(c))
             by_id[c.id] = entailment.judge(c, by_id, registry, spent)
         return [by_id[c.id] for c in selected]
-    set_data_root(registry.source)  # tensor_file(...) reads below the registry's folder (forked workers inherit it)
     bar = _progress_bar(len(selected)) if progress else None
     try:
         if jobs > 1 and len(selected) > 1 and device == "cpu":
             from .parallel import run_parallel
 
-            return run_parallel(registry, selected, budget, seed, device, jobs, bar)
+            return run_parallel(registry, selected, chosen, seed, device, jobs, bar)
         results = []
         with numeric_settings():
             for claim in selected:
                 if bar is not None:
                     bar.set_postfix_str(claim.id)
-                results.append(run_claim(claim, registry.conventions[claim.id], budget, seed, device))
+                results.append(run_registry_claim(registry, claim.id, chosen, seed, device))
                 if bar is not None:
                     bar.update()
         return results

@@ -9,109 +9,16 @@ rounding artefact of the float64 evaluation. Functions without a ball implementa
 
 from __future__ import annotations
 
-import math
-
+from collections.abc import Mapping
 from typing import Any
 
 import torch
 
 from ..checks import dsl
-from ..checks.vocabulary import VOCABULARY, ball_meaning
+from ..checks.vocabulary import Function, ball_meaning
+from .ball import Ball, Unsupported, arb, arb_mat, elementwise as _elementwise, extreme as _extreme, flint, \
+    frobenius as _fro, identity as _eye, lift as _lift, vector as _vec
 from .precise import relation_sides
-
-try:
-    import flint
-    from flint import arb, arb_mat
-except ImportError:  # pragma: no cover - python-flint is a test dependency
-    flint = None
-
-
-class Unsupported(Exception):
-    pass
-
-
-class Ball:
-    """A scalar (0-d), vector (n) or matrix (m x n) of arb balls; vectors are stored as n x 1."""
-
-    def __init__(self, m: "arb_mat", ndim: int):
-        self.m, self.ndim = m, ndim
-
-    @staticmethod
-    def scalar(x: Any) -> "Ball":
-        return Ball(arb_mat([[x if isinstance(x, arb) else arb(x)]]), 0)
-
-    @staticmethod
-    def from_tensor(t: torch.Tensor) -> "Ball | list":
-        t = t.detach().cpu().double()
-        if t.dim() == 3:  # a family of matrices (generators L): a list of balls
-            return [Ball.from_tensor(x) for x in t]
-        if t.dim() == 0:
-            return Ball.scalar(float(t))
-        if t.dim() == 1:
-            return Ball(arb_mat([[float(v)] for v in t.tolist()]), 1)
-        if t.dim() == 2:
-            return Ball(arb_mat(t.tolist()), 2)
-        raise Unsupported(f"tensors of {t.dim()} dimensions")
-
-    def __float__(self) -> float:
-        """Midpoint of a scalar ball: only for integer arguments (indices, sizes) of the expression."""
-        return float(self.s().mid())
-
-    def s(self) -> arb:
-        if self.ndim != 0:
-            raise Unsupported("expected a scalar")
-        return self.m[0, 0]
-
-    def entries(self) -> list[arb]:
-        return [self.m[i, j] for i in range(self.m.nrows()) for j in range(self.m.ncols())]
-
-    def map(self, f) -> "Ball":
-        out = arb_mat(self.m.nrows(), self.m.ncols())
-        for i in range(self.m.nrows()):
-            for j in range(self.m.ncols()):
-                out[i, j] = f(self.m[i, j])
-        return Ball(out, self.ndim)
-
-
-def _lift(x: Any) -> Ball:
-    if isinstance(x, (Ball, list)):
-        return x
-    if isinstance(x, torch.Tensor):
-        return Ball.from_tensor(x)
-    if isinstance(x, (int, float)):
-        return Ball.scalar(float(x))
-    raise Unsupported(f"value of type {type(x).__name__}")
-
-
-def _elementwise(a: Ball, b: Ball, f) -> Ball:
-    if a.ndim == 0 and b.ndim != 0:
-        return b.map(lambda y: f(a.s(), y))
-    if b.ndim == 0 and a.ndim != 0:
-        return a.map(lambda x: f(x, b.s()))
-    if (a.m.nrows(), a.m.ncols()) != (b.m.nrows(), b.m.ncols()):
-        raise Unsupported("broadcasting of unequal shapes")
-    out = arb_mat(a.m.nrows(), a.m.ncols())
-    for i in range(a.m.nrows()):
-        for j in range(a.m.ncols()):
-            out[i, j] = f(a.m[i, j], b.m[i, j])
-    return Ball(out, max(a.ndim, b.ndim))
-
-
-def _fro(a: Ball) -> arb:
-    return sum((x * x for x in a.entries()), arb(0)).nonnegative_part().sqrt()
-
-
-def _eye(n: int) -> arb_mat:
-    return arb_mat([[1 if i == j else 0 for j in range(n)] for i in range(n)])
-
-
-def _extreme(balls: list[arb], which: str) -> arb:
-    """Enclosure of the max (or min) of scalar balls: its bounds are the max (min) of their bounds,
-    each rounded outwards to a double (arb's own max/min is rigorous too, but much looser)."""
-    pick = max if which == "max" else min
-    lo = pick(math.nextafter(float(b.lower()), -math.inf) for b in balls)
-    hi = pick(math.nextafter(float(b.upper()), math.inf) for b in balls)
-    return arb(lo).union(arb(hi))
 
 
 def _int_pow(x: arb, n: int) -> arb:
@@ -147,7 +54,8 @@ def _power(a: Ball, exponent: Any) -> Ball:
 
 
 class BallBackend(dsl.Backend):
-    def __init__(self, conventions: dict[str, str] | None = None):
+    def __init__(self, functions: Mapping[str, Function], conventions: Mapping[str, str] | None = None):
+        self.functions = functions  # the compiled check's table: the same records as in torch
         # the claim's conventions fill the same keywords as in torch (a ball `norm` must be the same norm)
         self.conventions = conventions or {}
 
@@ -206,7 +114,7 @@ class BallBackend(dsl.Backend):
     def call(self, name, args, kwargs):
         if kwargs:
             raise Unsupported(f"{name} with keyword arguments")
-        record = VOCABULARY.get(name)
+        record = self.functions.get(name)
         fn = record.ball if record is not None else None
         if fn is None:
             raise Unsupported(f"function {name}")
@@ -247,7 +155,7 @@ def _norm(a: Ball, convention: str = "operator-2") -> Ball:
     raise Unsupported(f"norm of a {a.ndim}-d value under norm: {convention}")
 
 
-def _expm(a: Ball) -> Ball:
+def expm(a: Ball) -> Ball:
     return Ball(a.m.exp(), 2)
 
 
@@ -263,10 +171,6 @@ def _cayley(s: Ball) -> Ball:
     n = s.m.nrows()
     eye = _eye(n)
     return Ball(arb_mat.solve(eye + s.m, eye - s.m), 2)
-
-
-def _vec(entries: list) -> Ball:
-    return Ball(arb_mat([[x] for x in entries]), 1)
 
 
 def _qmul(a: Ball, b: Ball) -> Ball:
@@ -337,27 +241,18 @@ _BALL_MEANINGS = {
     "vnorm": lambda a: Ball.scalar(_fro(a)),
     "fro": lambda a: Ball.scalar(_fro(a)),
     "opnorm": _opnorm,
-    "expm": _expm,
+    "expm": expm,
     "inv": lambda a: Ball(a.m.inv(), 2),
     "solve": lambda a, b: Ball(arb_mat.solve(a.m, b.m), b.ndim),
     "det": lambda a: Ball.scalar(a.m.det()),
     "tr": lambda a: Ball.scalar(a.m.trace()),
     "comm": lambda a, b: Ball(a.m * b.m - b.m * a.m, 2),
     "dot": lambda a, b: Ball.scalar((a.m.transpose() * b.m)[0, 0]),
-    "cayley": _cayley,
-    "qmul": _qmul,
-    "qconj": lambda q: _vec([q.entries()[0]] + [-x for x in q.entries()[1:]]),
-    "d_geo": _d_geo,
     "rotation_angle": _rotation_angle,
-    "hellinger": _hellinger,
-    "Pi_act": _pi_act,
-    "Pi_null": _pi_null,
     "amax": _amax,
     "l1": lambda a: Ball.scalar(sum((abs(x) for x in a.entries()), arb(0))),
     "displacement": lambda ri, rj, convention="rj-ri": _elementwise(
         rj, ri, (lambda a, b: a - b) if convention == "rj-ri" else (lambda a, b: b - a)),
-    "generator_sum": _generator_sum,
-    "R_str": lambda L, r: _expm(_generator_sum(L, r)),
     "I": lambda n: Ball(_eye(int(float(n.s().mid()))), 2),
 }
 for _name, _fn in _BALL_MEANINGS.items():
@@ -388,7 +283,7 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
         flint.ctx.prec = old_prec
         return {"status": f"unsupported: {exc}"}
     where = dict(comp.where)
-    backend = BallBackend(comp.conventions)
+    backend = BallBackend(comp.functions, comp.conventions)
     margins, reasons = [], []
     try:
         for j in judged:

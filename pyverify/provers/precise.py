@@ -19,87 +19,22 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Mapping
 from typing import Any
 
-import mpmath
 import numpy as np
-import torch
 
 from ..checks import dsl
-from ..checks.vocabulary import VOCABULARY
+from ..checks.vocabulary import Function
+from . import precise_meanings  # noqa: F401 - registers the built-ins' 60-digit meanings
+from .precise_values import DIGITS, Unsupported, index, matrix_power, mp, to_precise
 
-DIGITS = 60
 MAX_ELEMENTS = 4096  # the inputs of one instance; 60-digit linear algebra is cubic and slow beyond this
-mp = mpmath.mp
-
-
-class Unsupported(Exception):
-    pass
-
-
-def to_precise(x: Any) -> Any:
-    """A torch tensor / Python number as exact mpmath values (a float64 is an exact binary number)."""
-    if isinstance(x, torch.Tensor):
-        t = x.detach().cpu()
-        if t.dim() == 0:
-            return to_precise(t.item())
-        if t.is_complex():
-            flat = [mp.mpc(float(v.real), float(v.imag)) for v in t.reshape(-1).tolist()]
-        else:
-            flat = [mp.mpf(float(v)) for v in t.double().reshape(-1).tolist()]
-        out = np.empty(len(flat), dtype=object)
-        out[:] = flat
-        return out.reshape(tuple(t.shape))
-    if isinstance(x, bool):
-        return x
-    if isinstance(x, complex):
-        return mp.mpc(x.real, x.imag)
-    if isinstance(x, (int, float)):
-        return mp.mpf(x)
-    if isinstance(x, (np.ndarray, mpmath.mpf, mpmath.mpc, str)):
-        return x
-    raise Unsupported(f"value of type {type(x).__name__}")
-
-
-def as_int(x: Any) -> int:
-    """An index or size computed by the expression (an exact integer in every backend)."""
-    if isinstance(x, np.ndarray) and x.shape == ():
-        x = x.item()
-    value = float(x)
-    if not value.is_integer():
-        raise Unsupported(f"a non-integer index or size {value}")
-    return int(value)
-
-
-def _index(idx: Any) -> Any:
-    if isinstance(idx, tuple):
-        return tuple(_index(i) for i in idx)
-    if isinstance(idx, slice):
-        return slice(*(None if v is None else as_int(v) for v in (idx.start, idx.stop, idx.step)))
-    if idx is None or idx is Ellipsis:
-        return idx
-    return as_int(idx)
-
-
-def elementwise(f):
-    """f on every element of an array (or on a scalar)."""
-    vf = np.frompyfunc(f, 1, 1)
-    return lambda x: vf(x) if isinstance(x, np.ndarray) else f(x)
-
-
-def matrix_power(a: np.ndarray, n: int) -> np.ndarray:
-    out = np.eye(a.shape[0], dtype=object) * mp.mpf(1)
-    base = a
-    while n:
-        if n & 1:
-            out = out @ base
-        base = base @ base
-        n >>= 1
-    return out
 
 
 class PreciseBackend(dsl.Backend):
-    def __init__(self, conventions: dict[str, str] | None = None):
+    def __init__(self, functions: Mapping[str, Function], conventions: Mapping[str, str] | None = None):
+        self.functions = functions  # the compiled check's table: the same records as in torch
         self.conventions = conventions or {}  # the claim's conventions fill the same keywords as in torch
 
     def const(self, value):
@@ -133,7 +68,7 @@ class PreciseBackend(dsl.Backend):
     def index(self, a, idx):
         if isinstance(a, dict):
             raise Unsupported("indexing a composite hypothesis")
-        return to_precise(a)[_index(idx)]
+        return to_precise(a)[index(idx)]
 
     def reduce(self, name, values):
         vals = [to_precise(v) for v in values]
@@ -150,7 +85,7 @@ class PreciseBackend(dsl.Backend):
         return out
 
     def call(self, name, args, kwargs):
-        record = VOCABULARY.get(name)
+        record = self.functions.get(name)
         fn = record.precise if record is not None else None
         if fn is None:
             raise Unsupported(f"function {name}")
@@ -206,8 +141,6 @@ def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
     Status: 'confirmed' (some relation is violated beyond the tolerance at 60 digits), 'vanishes' (every
     judged relation holds within the tolerance at 60 digits: the float64 violation was rounding), or
     'unsupported: ...' (a function without a 60-digit meaning, or random hypotheses)."""
-    import pyverify.provers.precise_meanings  # noqa: F401 - registers the meanings
-
     if comp.randoms:
         return {"status": "unsupported: random hypotheses"}
     size = sum(x[0].numel() for v in sides.values.values() for x in (v.values() if isinstance(v, dict) else [v]))
@@ -215,7 +148,7 @@ def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
         return {"status": f"unsupported: an instance of {size} numbers is too large for {DIGITS} digits "
                           f"(at most {MAX_ELEMENTS})"}
     where = dict(comp.where)
-    backend = PreciseBackend(comp.conventions)
+    backend = PreciseBackend(comp.functions, comp.conventions)
     scores, reasons = [], []
     with mp.workdps(DIGITS):
         try:

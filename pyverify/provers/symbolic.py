@@ -9,6 +9,7 @@ what was specialised) is reported with the verdict.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,9 +18,9 @@ from sympy.polys.rings import sring
 
 from .. import limits
 from ..checks import dsl
-from ..checks.compiled import compile_check, sweep
+from ..checks.claim import CompiledClaim
 from ..checks.samplers import SymbolicUnsupported
-from ..checks.vocabulary import VOCABULARY, sympy_meaning
+from ..checks.vocabulary import Function, sympy_meaning
 
 
 @dataclass
@@ -53,7 +54,8 @@ def _canonical(x: Any) -> Any:
 
 
 class SympyBackend(dsl.Backend):
-    def __init__(self, conventions: dict[str, str] | None = None):
+    def __init__(self, functions: Mapping[str, Function], conventions: Mapping[str, str] | None = None):
+        self.functions = functions  # the compiled check's table: the same records as in torch
         # the claim's conventions fill the same keywords as in torch (displacement(ri, rj) means one thing)
         self.conventions = conventions or {}
 
@@ -85,32 +87,15 @@ class SympyBackend(dsl.Backend):
         return out
 
     def call(self, name, args, kwargs):
-        record = VOCABULARY.get(name)
+        record = self.functions.get(name)
         fn = record.sympy if record is not None else None
         if fn is None or kwargs:
             raise SymbolicUnsupported(f"function {name} has no SymPy meaning here")
         return _canonical(fn(*args, **record.convention_kwargs(self.conventions)))
 
 
-def _expm(m: sp.Matrix) -> sp.Matrix:
+def expm(m: sp.Matrix) -> sp.Matrix:
     return sp.simplify(m.exp())
-
-
-def _gen_sum(L, r):
-    out = sp.zeros(*L[0].shape)
-    for k, lk in enumerate(L):
-        out += r[k] * lk
-    return out
-
-
-def _rstr(L, r):
-    return _expm(_gen_sum(L, r))
-
-
-def _cayley(s: sp.Matrix) -> sp.Matrix:
-    eye = sp.eye(s.shape[0])
-    # (I - S)(I + S)^{-1} = adj(I + S)(I - S) / det(I + S): the factors commute; polynomials stay small
-    return (eye + s).adjugate() * (eye - s) / (eye + s).det()
 
 
 _SYMPY_MEANINGS = {
@@ -121,18 +106,14 @@ _SYMPY_MEANINGS = {
     "sqrt": sp.sqrt,
     "sin": sp.sin,
     "cos": sp.cos,
-    "expm": _expm,
+    "expm": expm,
     "inv": lambda m: m.inv(),
     "det": lambda m: m.det(),
     "tr": lambda m: m.trace(),
     "comm": lambda a, b: a * b - b * a,
-    "skew_part": lambda m: (m - m.T) / 2,
     "sym_part": lambda m: (m + m.T) / 2,
     "dot": lambda x, y: (x.T * y)[0, 0],
     "outer": lambda x, y: x * y.T,
-    "generator_sum": _gen_sum,
-    "R_str": _rstr,
-    "cayley": _cayley,
     "displacement": lambda ri, rj, convention="rj-ri": rj - ri if convention == "rj-ri" else ri - rj,
 }
 for _name, _fn in _SYMPY_MEANINGS.items():
@@ -151,18 +132,21 @@ def _is_zero(expr: Any) -> bool:
     return False
 
 
-def prove(check, seconds: int = 60, conventions: dict[str, str] | None = None) -> Outcome:
-    spec = check.symbolic
-    dims = dict(spec.dims if spec is not None and spec.dims else sweep(check)[0])
+def prove(compiled: CompiledClaim, seconds: int = 60) -> Outcome:
+    """SymPy on the check's identities at its symbolic assignment (``check.symbolic.dims``, default the
+    smallest sweep assignment)."""
+    comp = compiled.symbolic
+    if comp is None:
+        return Outcome(False, "", "not attempted: the check asks for no symbolic proof")
+    dims = dict(comp.dims)
     notes: list[str] = []
     try:
-        comp = compile_check(check, dims, "relation", conventions)
         if comp.randoms:
             raise SymbolicUnsupported("random hypotheses")
         env: dict[str, Any] = dict(dims)
         for name, sampler in comp.givens.items():
             env[name] = sampler.symbolic_instance(name, notes)
-        backend = SympyBackend(comp.conventions)
+        backend = SympyBackend(comp.functions, comp.conventions)
         # CPU time, not wall-clock time: whether a proof is found must not depend on the machine's load
         with limits.cpu_time_limit(seconds, TimeoutError):
             for name, node in comp.where:

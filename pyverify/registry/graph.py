@@ -1,8 +1,9 @@
 """The dependency graph of a registry, and its faults.
 
 An edge ``a -> b`` means "claim a depends on claim b" (as printed in the document). The checks are:
-unknown ids, cycles, tier order (a statement of tier k depends on tiers <= k), and symbols used
-without (transitively) depending on the statement that defines them.
+unknown ids, cycles, tier order (where a document's id scheme orders tiers, a statement of tier k
+depends on tiers <= k: ``registry/ids.py``), and symbols used without (transitively) depending on the
+statement that defines them.
 
 The documents' own defects are recorded as ``findings`` on the claim. A finding *accepts* exactly one
 fault; a fault without a finding is a problem, and so is a finding that accepts no fault (so that a
@@ -12,43 +13,16 @@ mended registry does not keep stale excuses).
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass
 
 import networkx as nx
 
 from .models import Claim, Location, Problem, Registry
 
-_TIER_RE = re.compile(r"^T(\d+)('?)\.(\d+)(bis)?$")
-_S_RE = re.compile(r"^S(\d+)(\..*)?$")
 # beyond this many simple cycles (their number grows exponentially: 14 claims depending on each other
 # have billions), cycles are reported as strongly connected components instead
 MAX_CYCLES = 50
 MAX_SHOWN = 12  # claims named in a component's message
-
-
-def tier_of(claim_id: str) -> float | None:
-    """Tier of a derivation id: T6.x -> 6, T6'.x -> 6.5; None for ids outside the tiers."""
-    m = _TIER_RE.match(claim_id)
-    if not m:
-        return None
-    return int(m.group(1)) + (0.5 if m.group(2) else 0.0)
-
-
-def tier_label(claim_id: str) -> str | None:
-    m = _TIER_RE.match(claim_id)
-    return f"{m.group(1)}{m.group(2)}" if m else None
-
-
-def order_key(claim_id: str) -> tuple:
-    """Document order for sorting: tiers, then S-numbers, then the rest by id."""
-    m = _TIER_RE.match(claim_id)
-    if m:
-        return (0, int(m.group(1)) + (0.5 if m.group(2) else 0.0), int(m.group(3)), 1 if m.group(4) else 0)
-    m = _S_RE.match(claim_id)
-    if m:
-        return (1, int(m.group(1)), 0, m.group(2) or "")
-    return (2, 0, 0, claim_id)
 
 
 def build_graph(registry: Registry) -> nx.DiGraph:
@@ -75,16 +49,17 @@ class Fault:
 def _faults(registry: Registry, g: nx.DiGraph) -> list[Fault]:
     faults: list[Fault] = []
     claims = registry.claims
+    order = registry.id_order()
     for cid, claim in claims.items():
         for dep in claim.deps:
             if dep not in claims:
                 faults.append(Fault(cid, "unknown-dep", dep, f"depends on unknown id {dep}"))
                 continue
-            t_self, t_dep = tier_of(cid), tier_of(dep)
-            if t_self is not None and t_dep is not None and t_dep > t_self:
+            t_self, t_dep = order.tier(cid), order.tier(dep)
+            if t_self is not None and t_dep is not None and t_dep[0] > t_self[0]:
                 faults.append(Fault(cid, "forward-dep", dep,
-                                    f"tier {tier_label(cid)} statement depends on {dep} of later tier {tier_label(dep)}"))
-    faults.extend(_cycle_faults(g))
+                                    f"tier {t_self[1]} statement depends on {dep} of later tier {t_dep[1]}"))
+    faults.extend(_cycle_faults(g, order))
     definers: dict[tuple[str, str], list[str]] = {}
     for cid, claim in claims.items():
         for sym in claim.defines:
@@ -104,7 +79,7 @@ def _faults(registry: Registry, g: nx.DiGraph) -> list[Fault]:
     return faults
 
 
-def _cycle_faults(g: nx.DiGraph) -> list[Fault]:
+def _cycle_faults(g: nx.DiGraph, order_key) -> list[Fault]:
     """Each simple cycle once, on its first claim in document order (a `cycle` finding on any of its edges
     accepts it); when there are more than MAX_CYCLES, one fault per strongly connected component."""
     cycles = list(itertools.islice(nx.simple_cycles(g), MAX_CYCLES + 1))
@@ -194,6 +169,7 @@ def check_graph(registry: Registry) -> GraphReport:
 def to_dot(registry: Registry, g: nx.DiGraph, colors: dict[str, str] | None = None) -> str:
     colors = colors or {}
     lines = ["digraph pyverify {", "  rankdir=BT;", '  node [shape=box, fontname="Helvetica", fontsize=10];']
+    order_key = registry.id_order()
     by_doc: dict[str, list[str]] = {}
     for cid in g.nodes:
         by_doc.setdefault(registry.claims[cid].document, []).append(cid)
@@ -210,4 +186,4 @@ def to_dot(registry: Registry, g: nx.DiGraph, colors: dict[str, str] | None = No
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["build_graph", "check_graph", "GraphReport", "Fault", "tier_of", "order_key", "to_dot", "Location"]
+__all__ = ["build_graph", "check_graph", "GraphReport", "Fault", "to_dot", "Location"]

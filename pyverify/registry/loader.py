@@ -18,8 +18,9 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from .. import limits
+from .. import contributions
 from . import yaml_shape
-from .models import (DEFAULT_REGISTRY, Claim, Document, Location, Problem, Registry, RegistryError)
+from .models import (Claim, Document, Location, Problem, Registry, RegistryError)
 
 
 class _LineDict(dict):
@@ -322,9 +323,22 @@ def registry_files(path: Path) -> list[Path]:
     return [path]
 
 
+def _default_registry() -> Path:
+    """The registry of the installed content package (``pyverify.contributions``)."""
+    try:
+        found = contributions.default_registry()
+    except ValueError as exc:
+        raise RegistryError([Problem(Location("--registry", 0), str(exc), code="io")]) from None
+    if found is None:
+        raise RegistryError([Problem(Location("--registry", 0), "no registry given, and no installed content "
+                                     "package declares one: name a registry file or folder", code="io")])
+    return found
+
+
 def load_registry(path: str | Path | None = None) -> Registry:
-    """Load a registry from a YAML file or a folder of them; raise RegistryError listing all problems."""
-    root = Path(path) if path is not None else DEFAULT_REGISTRY
+    """Load a registry from a YAML file or a folder of them (default: the installed content package's);
+    raise RegistryError listing all problems."""
+    root = Path(path) if path is not None else _default_registry()
     problems: list[Problem] = []
     if not root.exists() and not root.is_symlink():
         raise RegistryError([Problem(Location(str(root), 0), "no such registry file or folder", code="io")])

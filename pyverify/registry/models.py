@@ -15,10 +15,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
 from .. import limits
+from . import ids
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat, StrictInt, create_model, field_validator, model_validator
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
-DEFAULT_REGISTRY = PROJECT_ROOT / "claims"
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9']*(\.[A-Za-z0-9'][A-Za-z0-9'_\-]*)*$"
 _ID_RE = re.compile(ID_PATTERN)
@@ -93,6 +91,26 @@ class Document(_Strict):
     notes: str | None = None
     ambient_symbols: list[str] = Field(default_factory=list)
     conventions: Conventions = Field(default_factory=Conventions)
+    # the id scheme of the document (registry/ids.py): the form of its ids, which orders them
+    id_form: str | None = None
+    # a claim depends only on claims of its own or an earlier tier ({tier} of id_form): else a forward-dep finding
+    tier_order: bool = False
+    # which of its claims with mathematical content should have a Lean statement: all, those whose id has
+    # the document's id form, or none
+    lean_statements: Literal["all", "id-form", "none"] = "none"
+
+    @model_validator(mode="after")
+    def _scheme(self) -> "Document":
+        if self.id_form is not None:
+            try:
+                parts = ids.parse_form(self.id_form)
+            except ids.FormError as exc:
+                raise ValueError(str(exc)) from None
+            if self.tier_order and "tier" not in ids.fields_of(parts):
+                raise ValueError("tier_order: true needs an id_form with a {tier} field")
+        elif self.tier_order or self.lean_statements == "id-form":
+            raise ValueError("tier_order and lean_statements: id-form need an id_form")
+        return self
 
 
 FindingType = Literal["forward-dep", "unknown-dep", "cycle", "truncated-deps", "symbol-without-dep", "suspected-error"]
@@ -347,6 +365,18 @@ class Registry:
             if claim.check is not None:
                 merged.update(claim.check.conventions.given())
             self.conventions[cid] = merged
+
+    def id_order(self) -> "ids.IdOrder":
+        """The order of this registry's claim ids (its documents' id forms, in document order)."""
+        return ids.IdOrder([(ids.IdForm.of(d.id_form), d.tier_order) for d in self.documents.values()
+                            if d.id_form is not None])
+
+    def lean_expected(self, claim: Claim) -> bool:
+        """Whether the claim's document says it should have a Lean statement (its kind aside)."""
+        doc = self.documents.get(claim.document)
+        if doc is None or doc.lean_statements == "none":
+            return False
+        return doc.lean_statements == "all" or ids.IdForm.of(doc.id_form or "").read(claim.id) is not None
 
     def by_document(self) -> dict[str, list[Claim]]:
         out: dict[str, list[Claim]] = {key: [] for key in self.documents}

@@ -67,17 +67,17 @@ def example_text(values: dict[str, Any]) -> str:
     return _yaml_value(values)
 
 
-def witness_example(check, witness: dict[str, Any]) -> dict[str, Any]:
-    """The example a witness stands for: its values of the hypotheses (a fixed tensor_file stays the
-    reference to its file) and, for a sweep, the assignment it was found at."""
+def witness_example(check, values: dict[str, Any], dims: dict[str, Any]) -> dict[str, Any]:
+    """The example a counterexample stands for: its values of the hypotheses (a fixed tensor_file stays
+    the reference to its file) and, for a sweep, the assignment it was found at."""
     example: dict[str, Any] = {}
     for name, spec in check.given.items():
         if spec.strip().startswith("tensor_file("):
             example[name] = spec
-        elif name in witness["values"]:
-            example[name] = witness["values"][name]
+        elif name in values:
+            example[name] = values[name]
     if check.dims:
-        example["_dims"] = dict(witness["dims"])
+        example["_dims"] = dict(dims)
     return example
 
 

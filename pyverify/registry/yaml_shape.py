@@ -185,7 +185,7 @@ class _Scanner:
                 self.quote, i = None, i + 1
             else:
                 c = line[i]
-                if c in "\"'" and start_sig:  # a quote inside a plain scalar (`T6'.3`) is content
+                if c in "\"'" and start_sig:  # a quote inside a plain scalar (`C6'.3`, `it's`) is content
                     self.quote, i = c, i + 1
                     continue
                 if c == "#" and (i == 0 or line[i - 1] in _BLANK):

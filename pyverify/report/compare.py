@@ -8,8 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..registry.graph import order_key
-
 
 class CompareError(ValueError):
     """The old report cannot be read; the message names the file."""
@@ -29,9 +27,12 @@ def load_report(path: str | Path) -> dict[str, Any]:
 
 
 def compare(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The differences, each list sorted by claim id; ``changed`` is False when there are none."""
+    """The differences, each list in report order (the new report's, then the old one's for removed
+    claims); ``changed`` is False when there are none."""
     a = {c["id"]: c for c in old["claims"]}
     b = {c["id"]: c for c in new["claims"]}
+    place = {cid: i for i, cid in enumerate([*b, *(x for x in a if x not in b)])}
+    order_key = place.__getitem__
     common = sorted(set(a) & set(b), key=order_key)
     verdicts = [{"id": i, "old": a[i].get("verdict"), "new": b[i].get("verdict")}
                 for i in common if a[i].get("verdict") != b[i].get("verdict")]

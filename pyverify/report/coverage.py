@@ -1,11 +1,12 @@
 """Which implementation functions each claim's check exercises, and which claims back each public
-function and class of ``pyverify.attention``.
+function and class of the reference packages (registered by content packages and plugins with
+``pyverify.plugin.reference``).
 
-Derived, never listed by hand: the vocabulary names a check calls are read from its parsed expressions
-(given/where/assume/assert/baseline), each vocabulary record's torch implementation is resolved to the
-``pyverify.attention`` objects its code refers to (following lambdas and module attributes), and so on
-through those objects' own code, so a check calling ``R_str`` exercises ``rotations.core.rstr`` and what
-``rstr`` itself calls.
+Derived, never listed by hand: the vocabulary names a check calls are those its compiled expressions
+call (given/where/assume/assert/baseline: ``CompiledClaim.calls``), each vocabulary record's torch
+implementation is resolved to the reference objects its code refers to (following lambdas and module
+attributes), and so on through those objects' own code, so a check calling a function registered as a
+package's ``rstr`` exercises ``rstr`` and what ``rstr`` itself calls. The code is read, never run.
 """
 
 from __future__ import annotations
@@ -18,51 +19,27 @@ import types
 from functools import lru_cache
 from typing import Any, Iterable
 
+from .. import contributions
+from ..checks.claim import CompiledClaim
 from ..checks.vocabulary import VOCABULARY
-from ..registry.models import Check
-
-PACKAGE = "pyverify.attention"
 
 
-def check_expressions(check: Check) -> list[str]:
-    """Every expression text of a check, in the order the engine reads them."""
-    texts = list(check.given.values()) + list(check.where.values())
-    assume = check.assume
-    texts += [assume] if isinstance(assume, str) else list(assume or [])
-    texts += [t for t in (check.assert_, check.baseline) if t]
-    return texts
+def _packages() -> tuple[str, ...]:
+    return tuple(contributions.REFERENCE_PACKAGES)
 
 
-def vocabulary_calls(check: Check) -> list[str]:
-    """The vocabulary names called in a check's expressions, first call first.
-
-    A ``given`` is a sampler call (``vec(3)``), whose own name is a sampler, not a vocabulary function;
-    only its arguments are searched. An expression that does not parse is skipped here: the engine
-    reports it as the claim's ``error``.
-    """
-    names: list[str] = []
-    for i, text in enumerate(check_expressions(check)):
-        try:
-            tree = ast.parse(text.strip(), mode="eval").body
-        except SyntaxError:
-            continue
-        skip = tree.func if i < len(check.given) and isinstance(tree, ast.Call) else None
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func is not skip:
-                if node.func.id in VOCABULARY and node.func.id not in names:
-                    names.append(node.func.id)
-    return names
+def _in_packages(module: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in _packages())
 
 
 def _qualname(obj: Any) -> str:
     return f"{obj.__module__}.{obj.__qualname__}"
 
 
-def _is_public_attention_object(obj: Any) -> bool:
+def _is_public_reference_object(obj: Any) -> bool:
     if not (inspect.isfunction(obj) or inspect.isclass(obj)):
         return False
-    module = getattr(obj, "__module__", "") or ""
-    return (module == PACKAGE or module.startswith(PACKAGE + ".")) and not obj.__name__.startswith("_")
+    return _in_packages(getattr(obj, "__module__", "") or "") and not obj.__name__.startswith("_")
 
 
 def _code_objects(code: types.CodeType) -> Iterable[types.CodeType]:
@@ -88,8 +65,8 @@ def _functions_of(obj: Any) -> list[types.FunctionType]:
     return []
 
 
-def referenced_attention_objects(obj: Any) -> set[Any]:
-    """The public ``pyverify.attention`` functions and classes that ``obj``'s code refers to directly.
+def referenced_objects(obj: Any) -> set[Any]:
+    """The public reference functions and classes that ``obj``'s code refers to directly.
 
     Like ``inspect.getclosurevars``, but through nested code (a lambda wrapping a call) and through
     module attributes (``rotations.rstr``: the global ``rotations`` is a module, ``rstr`` an attribute).
@@ -105,20 +82,20 @@ def referenced_attention_objects(obj: Any) -> set[Any]:
                 except ValueError:  # an empty cell: the variable was never bound
                     continue
         values = [scope[n] for n in names if n in scope]
-        modules = [v for v in values if inspect.ismodule(v) and v.__name__.startswith(PACKAGE)]
+        modules = [v for v in values if inspect.ismodule(v) and _in_packages(v.__name__)]
         for value in values + [getattr(m, n, None) for m in modules for n in names]:
-            if _is_public_attention_object(value) and value is not obj:
+            if _is_public_reference_object(value) and value is not obj:
                 found.add(value)
     return found
 
 
 @lru_cache(maxsize=None)
 def vocabulary_exercises(name: str) -> tuple[str, ...]:
-    """The attention objects a vocabulary function runs: its implementation if it is one, and
-    everything reachable from it through the code of ``pyverify.attention``."""
+    """The reference objects a vocabulary function runs: its implementation if it is one, and
+    everything reachable from it through the code of the reference packages."""
     impl = VOCABULARY[name].torch
-    start = {impl} if _is_public_attention_object(impl) else set()
-    start |= referenced_attention_objects(impl)
+    start = {impl} if _is_public_reference_object(impl) else set()
+    start |= referenced_objects(impl)
     seen: set[Any] = set()
     todo = list(start)
     while todo:
@@ -126,26 +103,28 @@ def vocabulary_exercises(name: str) -> tuple[str, ...]:
         if obj in seen:
             continue
         seen.add(obj)
-        todo.extend(referenced_attention_objects(obj) - seen)
+        todo.extend(referenced_objects(obj) - seen)
     return tuple(sorted(_qualname(o) for o in seen))
 
 
-def exercises(check: Check | None) -> list[str]:
-    """The ``pyverify.attention`` functions and classes a check runs (qualified names, sorted)."""
-    if check is None:
+def exercises(compiled: CompiledClaim | None) -> list[str]:
+    """The reference functions and classes a compiled check runs (qualified names, sorted)."""
+    if compiled is None:
         return []
     out: set[str] = set()
-    for name in vocabulary_calls(check):
+    for name in compiled.calls:
         out.update(vocabulary_exercises(name))
     return sorted(out)
 
 
-def public_attention_objects() -> dict[str, Any]:
-    """Every public function and class of ``pyverify.attention``: its modules' ``__all__``, or their
+def public_reference_objects() -> dict[str, Any]:
+    """Every public function and class of the reference packages: their modules' ``__all__``, or their
     public names where a module has none; keyed by the qualified name of the defining module."""
-    package = importlib.import_module(PACKAGE)
-    modules = [package] + [importlib.import_module(info.name)
-                           for info in pkgutil.walk_packages(package.__path__, PACKAGE + ".")]
+    modules = []
+    for name in _packages():
+        package = importlib.import_module(name)
+        modules += [package] + [importlib.import_module(info.name)
+                                for info in pkgutil.walk_packages(getattr(package, "__path__", []), name + ".")]
     out: dict[str, Any] = {}
     for module in modules:
         names = getattr(module, "__all__", None)
@@ -154,27 +133,26 @@ def public_attention_objects() -> dict[str, Any]:
                      if not n.startswith("_") and getattr(v, "__module__", None) == module.__name__]
         for n in names:
             obj = getattr(module, n, None)
-            if _is_public_attention_object(obj):
+            if _is_public_reference_object(obj):
                 out.setdefault(_qualname(obj), obj)
     return dict(sorted(out.items()))
 
 
-def implementation(claim_rows: dict[str, dict], guarantees: dict[str, dict[str, str]],
-                   meanings: dict[str, str] | None = None) -> list[dict]:
-    """For each public attention object, the claims whose checks exercise it, with verdict and standing.
+def implementation(claim_rows: dict[str, dict]) -> list[dict]:
+    """For each public reference object, the claims whose checks exercise it, with verdict and standing.
 
-    A class (the ESPR layer) is backed through the functions its methods call. ``guarantees`` maps a
-    class's qualified name to {guarantee: claim id}, the behaviours its users rely on; each is listed with
-    the backing claim's verdict, standing and refuted premises (with whether their corrections hold).
-    """
+    A class (a layer) is backed through the functions its methods call. The guarantees registered for
+    a mechanism (``pyverify.plugin.guarantees``: the behaviours its users rely on, each resting on one
+    claim) are listed with the backing claim's verdict, standing and refuted premises (with whether
+    their corrections hold)."""
     by_object: dict[str, list[str]] = {}
     for cid, row in claim_rows.items():
         for name in row.get("exercises", []):
             by_object.setdefault(name, []).append(cid)
     entries = []
-    for qualname, obj in public_attention_objects().items():
+    for qualname, obj in public_reference_objects().items():
         direct = by_object.get(qualname, [])
-        calls = sorted(_qualname(o) for o in referenced_attention_objects(obj)) if inspect.isclass(obj) else []
+        calls = sorted(_qualname(o) for o in referenced_objects(obj)) if inspect.isclass(obj) else []
         through = sorted({c for name in calls for c in by_object.get(name, [])} - set(direct), key=list(claim_rows).index)
         backing = direct + through
         entry = {
@@ -186,9 +164,10 @@ def implementation(claim_rows: dict[str, dict], guarantees: dict[str, dict[str, 
         }
         if calls:
             entry["calls"] = calls
-        if qualname in guarantees:
-            entry["guarantees"] = [{**_guarantee(name, cid, claim_rows), "meaning": (meanings or {}).get(name, name)}
-                                   for name, cid in guarantees[qualname].items()]
+        guarantees = contributions.GUARANTEES.get(qualname)
+        if guarantees is not None:
+            entry["guarantees"] = [{**_guarantee(name, cid, claim_rows), "meaning": guarantees.meanings.get(name, name)}
+                                   for name, cid in guarantees.rests_on.items()]
         entries.append(entry)
     return entries
 

@@ -1,19 +1,22 @@
-"""Plain-language evidence for a verdict, built from the engine's numbers (witness and details).
+"""Plain-language evidence for a verdict, built from the engine's typed evidence.
 
 The sentences say what was measured against what the claim says — both sides of a relation at a
 counterexample, a measured order against the claimed one, the smallest constant along a sweep — so a
-reader never has to interpret an internal "violation score".
+reader never has to interpret an internal "violation score". Numbers are shown as report.json holds
+them (rounded to 10 significant digits, then to the few a sentence shows).
 """
 
 from __future__ import annotations
 
-import ast
 import math
 from typing import Any
 
-from ..checks import dsl
+from ..checks.claim import CompiledClaim
+from ..engine.evidence import (ConstantEstimate, ConstantGrowth, Counterexample, EntailedRefutation, ExistenceWitness,
+                               Inconclusive, MonteCarloAgreement, MonteCarloRefutation, OrderEstimate, OrderRefutation,
+                               SymbolicProof, Tightness)
 from ..engine.relations.order import orders_text
-from ..registry.models import Check
+from ..engine.result import Result, round_floats
 
 MAX_SIDE_NAME = 48  # a longer side expression is called "the left/right side"
 MAX_ELEMENTS = 16  # a larger array is summarised by its shape and largest entry
@@ -74,19 +77,14 @@ def _dims(dims: dict | None) -> str:
     return ", ".join(f"{k} = {num(v)}" for k, v in (dims or {}).items())
 
 
-def side_names(check: Check | None) -> list[tuple[str, str]]:
+def side_names(compiled: CompiledClaim | None) -> list[tuple[str, str]]:
     """(left, right) expression text of each binary relation of the assertion, in the engine's order."""
-    if check is None or not check.assert_:
+    if compiled is None:
         return []
-    try:
-        return [(_name(r.lhs, "the left side"), _name(r.rhs, "the right side"))
-                for r in dsl.relations(ast.parse(check.assert_.strip(), mode="eval").body, check.assert_)]
-    except (SyntaxError, dsl.DSLError):
-        return []
+    return [(_name(left, "the left side"), _name(right, "the right side")) for left, right in compiled.side_texts()]
 
 
-def _name(node: ast.expr, fallback: str) -> str:
-    text = ast.unparse(node)
+def _name(text: str, fallback: str) -> str:
     return text if len(text) <= MAX_SIDE_NAME else fallback
 
 
@@ -105,31 +103,31 @@ def _difference(lhs: Any, rhs: Any, op: str) -> float | None:
     return max(y - x for x, y in pairs)
 
 
-def _counterexample(witness: dict, check: Check | None) -> list[str]:
+def _counterexample(w: Counterexample, check: CompiledClaim | None) -> list[str]:
     out = []
-    shown = list((witness.get("values") or {}).items())[:MAX_VALUES]
+    shown = list(round_floats(w.values).items())[:MAX_VALUES]
     at = "; ".join(f"{k} = {value(v)}" for k, v in shown)
-    where = _dims(witness.get("dims"))
+    where = _dims(round_floats(w.dims))
     out.append("Counterexample" + (f" with {where}" if where else "") + (f" at {at}." if at else "."))
     names = side_names(check)
-    relations = witness.get("relations") or []
+    relations = [round_floats(r.as_dict()) for r in w.relations]
     failing = [i for i, r in enumerate(relations) if _violated(r)]
     if not failing and relations:
         failing = [max(range(len(relations)), key=lambda i: _measure(relations[i]))]
     for i in failing:
         r = relations[i]
         left, right = names[i] if i < len(names) else ("the left side", "the right side")
-        gap = _difference(r.get("lhs"), r.get("rhs"), r.get("op", "=="))
-        both = f"{left} = {value(r.get('lhs'))} and {right} = {value(r.get('rhs'))}"
-        if r.get("op") == "==":
-            bars = "|" if len(_flatten(r.get("lhs"))) <= 1 and len(_flatten(r.get("rhs"))) <= 1 else "‖"
+        gap = _difference(r["lhs"], r["rhs"], r["op"])
+        both = f"{left} = {value(r['lhs'])} and {right} = {value(r['rhs'])}"
+        if r["op"] == "==":
+            bars = "|" if len(_flatten(r["lhs"])) <= 1 and len(_flatten(r["rhs"])) <= 1 else "‖"
             out.append(f"{bars}{left} − {right}{bars} = {num(gap)} where the claim says 0 "
                        f"(relative error {num(_measure(r))}); at the witness {both}.")
-        elif r.get("op") == "!=":
+        elif r["op"] == "!=":
             out.append(f"{left} equals {right} at the witness, where the claim says they differ ({both}).")
         else:
-            out.append(f"{left} exceeds what the claim allows ({r.get('op')} {right}) by {num(gap)}; at the witness {both}.")
-    cert = witness.get("certificate") or {}
+            out.append(f"{left} exceeds what the claim allows ({r['op']} {right}) by {num(gap)}; at the witness {both}.")
+    cert = round_floats(w.certificate)
     status = str(cert.get("status", ""))
     if status == "certified":
         bits = cert.get("precision_bits")
@@ -161,105 +159,102 @@ def _violated(r: dict) -> bool:
     return gap is not None and (gap > 0 or (op in ("<", ">") and gap == 0))
 
 
-def _growth(witness: dict) -> list[str]:
-    steps = witness.get("growth") or []
-    if not steps:
+def _growth(w: ConstantGrowth) -> list[str]:
+    if not w.growth:
         return []
-    first, last = steps[0], steps[-1]
-    return [f"The smallest constant making `{witness.get('relation')}` hold grows with size: "
-            f"{num(first['ratio'])} at {_dims(first['dims'])} to {num(last['ratio'])} at {_dims(last['dims'])} "
-            f"(log–log slope {num(witness.get('slope'))}), so no fixed constant works."]
+    (d0, r0), (d1, r1) = round_floats(w.growth[0]), round_floats(w.growth[-1])
+    return [f"The smallest constant making `{w.relation}` hold grows with size: "
+            f"{num(r0)} at {_dims(d0)} to {num(r1)} at {_dims(d1)} "
+            f"(log–log slope {num(round_floats(w.slope))}), so no fixed constant works."]
 
 
-def _order(order: dict, witness: dict | None) -> list[str]:
+def _order(order: OrderEstimate | None, witness: OrderRefutation | None) -> list[str]:
     """In the words of the engine's message (the CLI prints it): the order the verdict rests on first."""
-    if order.get("measured") is None and "measured_median" not in order:
-        return [f"The quantity is below rounding at every parameter value: faster than the claimed order {num(order.get('claimed'))}."]
-    param, towards_zero = order.get("param"), order.get("direction") == "zero"
-    worst = order["measured_worst"]
-    measured = orders_text(worst, order["measured_median"], order["measured_min"], order["measured_max"])
+    if order is None:
+        return []
+    if order.measured_median is None:
+        return [f"The quantity is below rounding at every parameter value: faster than the claimed order "
+                f"{num(round_floats(order.claimed))}."]
+    o = round_floats(order.details()["order"])
+    param, towards_zero = o["param"], o["direction"] == "zero"
+    measured = orders_text(o["measured_worst"], o["measured_median"], o["measured_min"], o["measured_max"])
     out = [f"Measured order {measured} as {param} → {'0' if towards_zero else '∞'}, "
-           f"where the claim says {num(order['claimed'])}; leading constant at most {num(order['leading_constant'])}."]
-    series = (witness or {}).get("series") or order.get("series")
+           f"where the claim says {num(o['claimed'])}; leading constant at most {num(o['leading_constant'])}."]
+    series = round_floats(witness.series) if witness is not None and witness.series else o.get("series")
     if series:
-        pairs = ", ".join(f"{num(e)} at {param} = {num(v)}" for v, e in zip(order.get("values", []), series[0]))
-        out.append(f"Error of {'the worst instance' if 'series_slopes' in order else 'one instance'}: {pairs}.")
+        pairs = ", ".join(f"{num(e)} at {param} = {num(v)}" for v, e in zip(o["values"], series[0]))
+        out.append(f"Error of {'the worst instance' if o.get('series_slopes') else 'one instance'}: {pairs}.")
     return out
 
 
-def _expectation(witness: dict) -> list[str]:
-    mean, claimed, se = witness.get("mean"), witness.get("claimed"), witness.get("standard_error")
+def _expectation(w: MonteCarloRefutation) -> list[str]:
+    mean, claimed, se = round_floats(w.mean), round_floats(w.claimed), round_floats(w.standard_error)
     z = None
     try:
         z = max(abs(m - c) / s for m, c, s in zip(_flatten(mean), _flatten(claimed), _flatten(se)) if s > 0)
     except ValueError:
         pass
-    at = "; ".join(f"{k} = {value(v)}" for k, v in list((witness.get("values") or {}).items())[:MAX_VALUES])
+    at = "; ".join(f"{k} = {value(v)}" for k, v in list(round_floats(w.values or {}).items())[:MAX_VALUES])
     return [f"Monte-Carlo mean {value(mean)} where the claim says {value(claimed)}"
             + (f": {num(z)} standard errors apart" if z is not None else "")
-            + f" over {witness.get('samples')} fresh samples" + (f", at {at}." if at else ".")]
+            + f" over {w.samples} fresh samples" + (f", at {at}." if at else ".")]
 
 
-def _holds(row: dict, check: Check | None) -> list[str]:
-    details = row.get("details") or {}
+def _entailed(w: EntailedRefutation) -> list[str]:
+    return [f"It entails that {p.id} is true as printed; {p.id} is refuted"
+            + (f" ({p.severity})" if p.severity else "") + f": {p.message}" for p in w.refuted]
+
+
+def _holds(result: Result, check: CompiledClaim | None) -> list[str]:
     out = []
-    sym = details.get("symbolic")
-    if isinstance(sym, dict) and sym.get("proved"):
-        out.append(f"SymPy reduced the identity to zero ({sym.get('scope') or 'all sizes'}).")
-    if "order" in details:
-        out += _order(details["order"], None)
-    for c in details.get("constants") or []:
-        sweep = ", ".join(f"{num(s['ratio'])} at {_dims(s['dims'])}" for s in c.get("by_size", []))
-        out.append(f"Smallest constant {num(c['constant'])} for `{c['relation']}` along the sweep"
-                   + (f" ({sweep})" if sweep else "") + f"; log–log growth slope {num(c.get('growth_slope'))}, bounded.")
-    if "max_z" in details:
-        out.append(f"The Monte-Carlo estimate agrees with the claimed value within {num(details['max_z'])} "
-                   f"standard errors over {row.get('instances')} samples.")
-    if "example" in details:
-        out.append(f"A witness satisfying every relation was constructed at {_dims(details['example'].get('dims'))}.")
+    sym = result.find(SymbolicProof)
+    if sym is not None and sym.proved:
+        out.append(f"SymPy reduced the identity to zero ({sym.scope or 'all sizes'}).")
+    out += _order(result.find(OrderEstimate), None)
+    for c in (found.constants if (found := result.find(ConstantEstimate)) else ()):
+        entry = round_floats(c.as_dict())
+        sweep = ", ".join(f"{num(s['ratio'])} at {_dims(s['dims'])}" for s in entry["by_size"])
+        out.append(f"Smallest constant {num(entry['constant'])} for `{c.relation}` along the sweep"
+                   + (f" ({sweep})" if sweep else "") + f"; log–log growth slope {num(entry.get('growth_slope'))}, bounded.")
+    agreement = result.find(MonteCarloAgreement)
+    if agreement is not None:
+        out.append(f"The Monte-Carlo estimate agrees with the claimed value within {num(round_floats(agreement.max_z))} "
+                   f"standard errors over {result.instances} samples.")
+    example = result.find(ExistenceWitness)
+    if example is not None and not example.trivial:
+        out.append(f"A witness satisfying every relation was constructed at {_dims(round_floats(example.dims))}.")
     if out:
         return out
-    ops = [r.op for r in _relations(check)]
-    if "==" in ops and row.get("worst") is not None:
-        out.append(f"Worst relative error {num(row['worst'])} over {row.get('instances')} instances "
+    ops = [r.op for r in (check.relations if check is not None else ())]
+    worst = round_floats(result.worst)
+    if "==" in ops and worst is not None:
+        out.append(f"Worst relative error {num(worst)} over {result.instances} instances "
                    "(random, degenerate and adversarial).")
-    tight = details.get("tightness")
-    if tight is not None:
-        out.append(f"No violation over {row.get('instances')} instances; the largest left/right ratio found is "
-                   f"{num(tight)} (1 would mean the bound is attained).")
+    tight = result.find(Tightness)
+    if tight is not None and tight.value is not None:
+        out.append(f"No violation over {result.instances} instances; the largest left/right ratio found is "
+                   f"{num(round_floats(tight.value))} (1 would mean the bound is attained).")
     return out
 
 
-def _relations(check: Check | None) -> list[dsl.Relation]:
-    if check is None or not check.assert_:
-        return []
-    try:
-        return dsl.relations(ast.parse(check.assert_.strip(), mode="eval").body, check.assert_)
-    except (SyntaxError, dsl.DSLError):
-        return []
-
-
-def evidence_sentences(row: dict, check: Check | None = None) -> list[str]:
-    """Sentences for one result (``Result.as_dict()``), given the claim's check for the side names."""
-    verdict, witness = row.get("verdict"), row.get("witness") or {}
+def evidence_sentences(result: Result, check: CompiledClaim | None = None) -> list[str]:
+    """Sentences for one result, given the claim's compiled check for the side names."""
+    verdict = result.verdict.value
     if verdict == "refuted":
-        if "relations" in witness:
-            return _counterexample(witness, check)
-        if "growth" in witness:
-            return _growth(witness)
-        if "slopes" in witness:
-            return _order((row.get("details") or {}).get("order", {}), witness)
-        if "mean" in witness:
-            return _expectation(witness)
-        if "entailed" in witness:
-            return [f"It entails that {e['id']} is true as printed; {e['id']} is refuted"
-                    + (f" ({e['severity']})" if e.get("severity") else "") + f": {e['message']}" for e in witness["entailed"]]
+        for kind, say in ((Counterexample, lambda w: _counterexample(w, check)), (ConstantGrowth, _growth),
+                          (OrderRefutation, lambda w: _order(result.find(OrderEstimate), w)),
+                          (MonteCarloRefutation, _expectation), (EntailedRefutation, _entailed)):
+            found = result.find(kind)
+            if found is not None:
+                return say(found)
     if verdict in ("holds", "symbolic", "proved"):
-        return _holds(row, check)
+        return _holds(result, check)
     if verdict == "not-checkable":
-        return [f"Not checkable: {row.get('message')}"]
+        if result.find(Inconclusive) is not None:  # a test too weak to decide, not a claim no test could decide
+            return [f"Inconclusive: {result.message.removeprefix('inconclusive: ')}"]
+        return [f"Not checkable: {result.message}"]
     if verdict == "vacuous":
-        return [f"Vacuous: {row.get('message')}"]
+        return [f"Vacuous: {result.message}"]
     if verdict == "error":
-        return [f"The check could not run: {row.get('message')}"]
-    return [row["message"]] if row.get("message") else []
+        return [f"The check could not run: {result.message}"]
+    return [result.message] if result.message else []

@@ -1,8 +1,8 @@
 """index.html: the dependency graph to explore, a panel per claim, the summary and the implementation view.
 
-Rendered with jinja2 (autoescape on) from the report dict alone; fields a report may lack (an older
-report.json) are read with ``.get`` and their part of the page is left out. Style, script and every
-figure are inlined (figures as data: URIs, which keep each figure's ids to itself), so the page is one
+Rendered with jinja2 (autoescape on) from the report dict alone (``model.build``): each claim's
+standing, dependents, reproduce command and endangering premises were decided there and in
+``pyverify.analysis``, once; the page only shows them. Style, script and every figure are inlined (figures as data: URIs, which keep each figure's ids to itself), so the page is one
 file that works from file:// with no network: copied alone, it still shows everything.
 """
 
@@ -23,14 +23,12 @@ from markupsafe import Markup
 
 from . import layout as layout_mod
 from . import mathml, svg
-from .analysis import HARMLESS_SEVERITIES, HOLDING
+from .. import contributions
+from ..analysis import endangering
 from .markdown import VERDICT_ORDER
-from ..registry.graph import order_key
-from ..registry.models import PROJECT_ROOT
 
-# Where the source documents live beside the project (DESIGN.md): the page links a locator to its text
-DOCUMENTS_FOLDER = PROJECT_ROOT.parent / "shared" / "seeds"
-# Each figure's words: the caption under it and, with the claim's numbers, its alternative text
+# Each figure's words: the caption under it and, with the claim's numbers, its alternative text (a figure a
+# content package or plugin contributes brings its own: pyverify.plugin.figure(..., caption=...))
 FIGURE_TEXT = {
     "order": "Error against {param} on log–log axes (the instance the verdict rests on first), beside a line of "
              "the claimed order {claimed}; the verdict rests on the measured order {worst}.",
@@ -38,10 +36,6 @@ FIGURE_TEXT = {
     "tightness": "The tightness (largest left/right ratio found) of every bound checked pointwise, on a log scale, "
                  "with a dashed line at 1 (a bound is attained there and violated beyond it); each bar has its "
                  "claim's verdict colour.",
-    "positional-stress": "Stress of the rank-r MDS positional encoding against r on the synthetic corpus, beside "
-                         "the sinusoidal, random and ALiBi baselines.",
-    "random-feature-variance": "Variance of the positive random-feature estimate of the softmax kernel against "
-                               "the number of features, i.i.d. against orthogonal draws, with the i.i.d. closed form.",
 }
 
 
@@ -61,37 +55,11 @@ def _static(name: str) -> Markup:
     return Markup(resources.files("pyverify.report").joinpath("static", name).read_text(encoding="utf-8"))
 
 
-def _dependents(claims: list[dict]) -> dict[str, list[str]]:
-    """R1's ``dependents`` when present, else inverted from ``deps`` (an older report)."""
-    if all("dependents" in c for c in claims):
-        return {c["id"]: c["dependents"] for c in claims}
-    out: dict[str, list[str]] = {c["id"]: [] for c in claims}
-    for c in claims:
-        for d in c.get("deps", []):
-            if d in out:
-                out[d].append(c["id"])
-    return {k: sorted(v, key=order_key) for k, v in out.items()}
-
-
-def _endangered(report: dict) -> dict[str, list[str]]:
-    if "endangered" in report:
-        return report["endangered"]
-    out: dict[str, list[str]] = {doc: [] for doc in report.get("documents", {})}
-    for c in report["claims"]:
-        if svg.standing(c) == "rests-on-false":
-            out.setdefault(c.get("document", ""), []).append(c["id"])
-    return out
-
-
 def _meta(report: dict) -> dict[str, Any]:
     meta = dict(report.get("meta") or {})
     for key in ("seed", "budget", "device", "toolchain", "lean_built"):
         meta.setdefault(key, report.get(key))
     return meta
-
-
-def _reproduce(claim: dict, meta: dict) -> str:
-    return claim.get("reproduce") or f"pyverify check '{claim['id']}' --seed {meta['seed']} --budget {meta['budget']}"
 
 
 def _graph_data(report: dict, placed: layout_mod.GraphLayout) -> dict[str, Any]:
@@ -117,8 +85,9 @@ def _data_uri(root: Path | None, path: str) -> str:
 
 def _figure_text(name: str, claim: dict | None) -> str:
     """The words of a figure, filled with its claim's numbers where it has one."""
-    template = FIGURE_TEXT.get(name)
-    if template is None:
+    contributed = contributions.FIGURES.get(name)
+    template = FIGURE_TEXT.get(name) or (contributed.caption if contributed is not None else None)
+    if not template:
         return name
     details = (claim or {}).get("details") or {}
     order = details.get("order") or {}
@@ -148,12 +117,6 @@ def _figures(plots: dict[str, str], claim: dict | None, root: Path | None,
     return out
 
 
-def _endangering(claim: dict) -> list[dict]:
-    """The false premises that endanger a claim: unrepaired, of a severity that breaks the argument."""
-    return [p for p in claim.get("false_premises") or []
-            if p.get("correction_verdict") not in HOLDING and p.get("severity") not in HARMLESS_SEVERITIES]
-
-
 def _group_by_premises(items: list[tuple[str, list[dict]]]) -> list[tuple[list[str], list[dict]]]:
     """Endangered conclusions that rest on the same false premises, said once: [(conclusions, premises)]."""
     groups: dict[tuple[str, ...], tuple[list[str], list[dict]]] = {}
@@ -172,16 +135,21 @@ def _relative(target: Path, base: Path | None) -> str | None:
 def _links(claim: dict, report: dict, base: Path | None) -> dict[str, str]:
     """The registry file, the Lean file and the document location of a claim, as links from the page."""
     out = {}
-    for key, file in (("registry", claim.get("file")), ("lean", claim.get("lean_file"))):
-        link = _relative(PROJECT_ROOT / file, base) if file else None
+    lean = contributions.lean_sources()
+    # the registry file as the loader showed it (relative to where pyverify ran, or absolute); the Lean file
+    # relative to the folder holding the Lean sources
+    for key, file in (("registry", Path(claim["file"]) if claim.get("file") else None),
+                      ("lean", lean.parent / claim["lean_file"] if lean and claim.get("lean_file") else None)):
+        link = _relative(file.resolve(), base) if file else None
         if link:
             out[key] = link
     # the first of the document's files that mentions the locator, else its first file
-    for name in (report.get("documents", {}).get(claim.get("document"), {}) or {}).get("files", []):
-        link = _relative(DOCUMENTS_FOLDER / name, base)
+    folder = contributions.documents_folder()
+    for name in (report.get("documents", {}).get(claim.get("document"), {}) or {}).get("files", []) if folder else []:
+        link = _relative(folder / name, base)
         if not link:
             continue
-        fragment = _locator_fragment(DOCUMENTS_FOLDER / name, claim.get("locator") or "")
+        fragment = _locator_fragment(folder / name, claim.get("locator") or "")
         out["document"] = link + fragment if fragment else out.get("document", link)
         if fragment:
             break
@@ -236,15 +204,14 @@ def render(report: dict, views: dict[str, layout_mod.GraphLayout] | None = None,
     views = views or layout_mod.views(report)
     meta = _meta(report)
     by_id = {c["id"]: c for c in report["claims"]}
-    dependents = _dependents(report["claims"])
     rows, figure_store = [], {}
     for c in report["claims"]:
         rows.append({
             **c,
             "severity_level": svg.severity_level(c),
-            "standing_label": svg.standing(c),
-            "dependents_list": dependents.get(c["id"], []),
-            "reproduce_cmd": _reproduce(c, meta),
+            "standing_label": c["standing"],
+            "dependents_list": c["dependents"],
+            "reproduce_cmd": c["reproduce"],
             "fill": svg.VERDICT_FILL.get(c.get("verdict"), "#fff"),
             "links": _links(c, report, base),
             "figures": _figures(c.get("plots") or {}, c, base, figure_store),
@@ -257,8 +224,8 @@ def render(report: dict, views: dict[str, layout_mod.GraphLayout] | None = None,
         "formal": sorted({c.get("formal") or "none" for c in report["claims"]}),
     }
     drawings = {name: svg.graph(name, placed, by_id) for name, placed in views.items()}
-    endangered = {doc: _group_by_premises([(cid, _endangering(by_id[cid])) for cid in ids if cid in by_id])
-                  for doc, ids in _endangered(report).items()}
+    endangered = {doc: _group_by_premises([(cid, endangering(by_id[cid]["false_premises"])) for cid in ids if cid in by_id])
+                  for doc, ids in report["endangered"].items()}
     # the claims that run a function themselves, apart from those that run only what a class calls
     implementation = [{**e, "direct": [r for r in e.get("claims", []) if not r.get("via")],
                        "through": [r for r in e.get("claims", []) if r.get("via")]}

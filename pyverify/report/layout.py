@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
 from grandalf.graphs import Edge, Graph, Vertex
 from grandalf.layouts import SugiyamaLayout
 
@@ -51,21 +50,12 @@ def relations(claims: list[dict]) -> list[tuple[str, str, str]]:
 
 
 def reduced_pairs(claims: list[dict], edges: list[tuple[str, str, str]]) -> set[tuple[str, str]]:
-    """The (premise, conclusion) pairs kept by the transitive reduction.
-
-    The report's own ``edges_reduced`` (per claim) is used when present; otherwise the reduction is
-    computed here on the condensation, since recorded dependency cycles make the graph not a DAG."""
-    if all("edges_reduced" in c for c in claims):
-        present = {c["id"] for c in claims}
-        kept = {(d, c["id"]) for c in claims for d in c["edges_reduced"] if d in present}
-        # restates/corrects are not part of the deps reduction; keep them
-        return kept | {(p, q) for p, q, rel in edges if rel != "dep"}
-    g = nx.DiGraph((p, q) for p, q, _ in edges)
-    cond = nx.condensation(g)
-    members = cond.graph["mapping"]
-    reduced = nx.transitive_reduction(cond)
-    return {(p, q) for p, q, _ in edges
-            if members[p] == members[q] or reduced.has_edge(members[p], members[q])}
+    """The (premise, conclusion) pairs the layout routes: the dependencies each claim's ``edges_reduced``
+    keeps (the transitive reduction, computed once by ``analysis.reduced_deps``), and every restates /
+    corrects edge, which are not part of that reduction."""
+    present = {c["id"] for c in claims}
+    kept = {(d, c["id"]) for c in claims for d in c["edges_reduced"] if d in present}
+    return kept | {(p, q) for p, q, rel in edges if rel != "dep"}
 
 
 class _Box:

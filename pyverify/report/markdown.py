@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .svg import severity_level, standing
+from .svg import severity_level
 
 VERDICT_ORDER = ["refuted", "error", "vacuous", "holds", "consistent", "symbolic", "proved", "not-checkable", "not run"]
 
@@ -26,10 +26,10 @@ def _header(report: dict) -> list[str]:
 
 def _counts(report: dict) -> list[str]:
     out = ["| document | " + " | ".join(VERDICT_ORDER) + " | endangered |", "| --- |" + " ---: |" * (len(VERDICT_ORDER) + 1)]
-    endangered = report.get("endangered") or {}
+    endangered = report["endangered"]
     for doc, c in report.get("counts", {}).items():
         out.append(f"| {doc} | " + " | ".join(str(c.get(v, 0)) for v in VERDICT_ORDER)
-                   + f" | {len(endangered.get(doc, [])) if 'endangered' in report else '—'} |")
+                   + f" | {len(endangered.get(doc, []))} |")
     return out + [""]
 
 
@@ -50,13 +50,7 @@ def _refutations(claims: list[dict]) -> list[str]:
 
 def _endangered(report: dict) -> list[str]:
     by_id = {c["id"]: c for c in report["claims"]}
-    if "endangered" in report:
-        groups = report["endangered"]
-    else:  # an older report: what rests on any refuted claim
-        groups = {}
-        for c in report["claims"]:
-            if standing(c) == "rests-on-false":
-                groups.setdefault(c.get("document"), []).append(c["id"])
+    groups = report["endangered"]
     if not any(groups.values()):
         return ["## Endangered conclusions", "", "None: no claim rests on an unrepaired substantive false premise.", ""]
     out = ["## Endangered conclusions", ""]
@@ -67,7 +61,7 @@ def _endangered(report: dict) -> list[str]:
         out.append("")
         for cid in ids:
             c = by_id.get(cid, {})
-            premises = [p["id"] for p in c.get("false_premises", [])] or c.get("rests_on_refuted", [])
+            premises = [p["id"] for p in c["false_premises"]]
             out.append(f"- {cid} ({c.get('verdict')}) rests on {', '.join(premises)}")
         out.append("")
     return out

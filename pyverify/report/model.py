@@ -9,36 +9,21 @@ each claim stands (``analysis``), what code each check runs (``coverage``) and p
 from __future__ import annotations
 
 import platform
-import re
 import subprocess
 import time
 from datetime import datetime, timezone
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
-from ..attention.certify import RESTS_ON
+from .. import analysis, contributions
+from ..checks.validate import CheckedRegistry
 from ..engine import Result
-from ..registry import Registry
-from ..registry.graph import GraphReport, order_key
-from ..registry.models import PROJECT_ROOT
-from . import analysis, coverage
+from ..registry.graph import GraphReport
+from . import coverage
 from .evidence import evidence_sentences
 
-ESPR_LAYER = "pyverify.attention.rotations.layer.ESPRAttention"
-# The behaviours a user of the ESPR layer relies on, each backed by one registry claim; the same table
-# `pyverify certify` uses for a trained layer (attention/certify.py), so the two cannot disagree.
-LAYER_GUARANTEES = {ESPR_LAYER: dict(RESTS_ON)}
-# What each guarantee means for a user of the layer (the report's words; a key without one shows as is)
-GUARANTEE_MEANING = {
-    "relative-law": "translation invariance: the logit of (i, j) depends on r_j - r_i only",
-    "post-rotation-drops-out": "a structured post-rotation leaves the logits unchanged",
-    "commutator-defect": "for non-commuting generators the defect is at most 1/2 eps_comm |r_i|_1 |r_j|_1",
-}
-
-SHELL_SAFE = re.compile(r"^[A-Za-z0-9._\-]+$")
-# A report-wide figure is also shown with every claim whose check runs the function it is about
-FIGURE_SUBJECTS = {"positional-stress": "pyverify.attention.positional.stress",
-                   "random-feature-variance": "pyverify.attention.random_features.positive_features"}
+HERE = Path(__file__).resolve().parent  # pyverify's own checkout, when it runs from one
 VERSIONED = ("torch", "sympy", "numpy", "networkx", "pydantic", "python-flint", "pyverify")
 
 
@@ -67,25 +52,27 @@ def collect_meta(*, seed: int, budget: str, device: str, started: float, lean_bu
 def git_commit() -> str | None:
     """The project's commit, with ``+dirty`` when the work tree has changes; None outside git."""
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PROJECT_ROOT, capture_output=True, text=True,
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=HERE, capture_output=True, text=True,
                               timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=PROJECT_ROOT,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=HERE,
                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     return head + ("+dirty" if dirty else "")
 
 
-def build(registry: Registry, results: list[Result], graph: GraphReport, formal: dict[str, dict],
+def build(registry: CheckedRegistry, results: list[Result], graph: GraphReport, formal: dict[str, dict],
           meta: dict[str, Any], plots: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """The report dict. ``meta`` is ``collect_meta``'s; ``plots`` maps claim id -> {name: relative path}."""
     by_id = {r.id: r for r in results}
+    compiled = registry.compiled
     verdicts = {cid: (by_id[cid].verdict.value if cid in by_id else None) for cid in registry.claims}
     standing = analysis.standings(registry, verdicts)
     dependents = analysis.dependents(registry)
     reduced = analysis.reduced_deps(registry)
     corrections = analysis.corrections_of(registry)
     docs = list(registry.documents)
+    order_key = registry.id_order()
     ordered = sorted(registry.claims.items(),
                      key=lambda kv: (docs.index(kv[1].document) if kv[1].document in docs else len(docs), order_key(kv[0])))
     rows: dict[str, dict] = {}
@@ -120,13 +107,15 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
             "matches": (r.matches if r else None),
             "file": registry.locations[cid].file,
             "line": registry.locations[cid].line,
-            "evidence": evidence_sentences(r.as_dict(), claim.check) if r else [],
-            "reproduce": reproduce_command(cid, meta),
-            "exercises": coverage.exercises(claim.check),
+            "evidence": evidence_sentences(r, compiled.get(cid)) if r else [],
+            "reproduce": analysis.reproduce_command(cid, meta["seed"], meta["budget"]),
+            "exercises": coverage.exercises(compiled.get(cid)),
         })
+        # a report-wide figure goes with every claim whose check runs what it is about
         row["plots"] = {**(plots or {}).get(cid, {}),
                         **{name: path for name, path in (plots or {}).get("", {}).items()
-                           if FIGURE_SUBJECTS.get(name) in row["exercises"]}}
+                           if name in contributions.FIGURES
+                           and set(contributions.FIGURES[name].about).intersection(row["exercises"])}}
         rows[cid] = row
     counts: dict[str, dict[str, int]] = {}
     for row in rows.values():
@@ -140,16 +129,10 @@ def build(registry: Registry, results: list[Result], graph: GraphReport, formal:
         "counts": counts,
         "graph_problems": [p.as_dict() for p in graph.problems],
         "endangered": analysis.endangered(registry, standing),
-        "implementation": coverage.implementation(rows, LAYER_GUARANTEES, GUARANTEE_MEANING),
+        "implementation": coverage.implementation(rows),
         "plots": (plots or {}).get("", {}),
         "claims": list(rows.values()),
     }
-
-
-def reproduce_command(claim_id: str, meta: dict[str, Any]) -> str:
-    """A command that re-runs this claim's check with this run's seed and budget."""
-    quoted = claim_id if SHELL_SAFE.match(claim_id) else f'"{claim_id}"'  # ids may hold a prime: T8'.15
-    return f"pyverify check {quoted} --seed {meta['seed']} --budget {meta['budget']}"
 
 
 def _lean_name(link) -> str | None:

@@ -2,9 +2,9 @@
 
 Per claim: an order claim's error against its parameter on log-log axes beside the claimed slope; a
 constant's smallest admissible value along its sweep. For the whole report: the tightness of every
-bound, the positional-encoding paper's stress against rank with baselines (computed on the synthetic
-corpus), and the variance of i.i.d. against orthogonal random features. Plotted data come from the
-engine's results or are computed here from ``pyverify.attention``; no verdict is computed here.
+bound, and the figures content packages and plugins contribute (``pyverify.plugin.figure``), each drawn
+only for a registry with a claim whose check runs its subject. Plotted data come from the engine's
+results or from the contributed figures' own code; no verdict is computed here.
 
 A figure plots what its claim's verdict rests on: the order plot the instance whose order decides,
 the constant plot the existential choice the verdict made, the tightness plot only bounds whose verdict
@@ -26,21 +26,18 @@ import matplotlib
 
 matplotlib.use("Agg")  # no display: the report is written by CLI runs and CI
 import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
-import torch  # noqa: E402
 
 from ..atomic import write_bytes_atomic  # noqa: E402
-from ..attention import positional as pe  # noqa: E402
-from ..attention import random_features as rf  # noqa: E402
+from .. import contributions  # noqa: E402
+from ..checks.validate import CheckedRegistry  # noqa: E402
 from ..engine import Result  # noqa: E402
-from ..registry import Registry  # noqa: E402
+from ..engine.evidence import ConstantEstimate, OrderEstimate, Tightness  # noqa: E402
+from .coverage import exercises  # noqa: E402
 
 FOLDER = "plots"
 COLORS = {"refuted": "#d1242f", "holds": "#2da44e", "symbolic": "#1a7f37", "proved": "#0b5f2a", "consistent": "#0969da"}
 # byte-stable SVG: fixed ids and no creation date, so an unchanged report is an unchanged file
 STYLE = {"svg.hashsalt": "pyverify", "svg.fonttype": "none", "font.size": 9, "figure.dpi": 100}
-# Settings of the positional-encoding paper's Table 3 (n = 32 positions, |V| = 200, d = 16), one corpus
-PE_SETTINGS = {"n": 32, "V": 200, "N": 5000, "d": 16, "seed": 0}
-RF_SETTINGS = {"d": 16, "draws": 2000, "features": (2, 4, 8, 16, 32, 64), "seed": 0, "scale": 0.25}
 
 
 def file_stem(claim_id: str) -> str:
@@ -48,8 +45,9 @@ def file_stem(claim_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9.\-]", "_", claim_id)
 
 
-def _save(fig: Any, out: Path, name: str, plotted: dict | None = None) -> str:
-    """Write the figure; ``plotted`` (the values drawn, as JSON) goes into its description."""
+def save_figure(fig: Any, out: Path, name: str, plotted: dict | None = None) -> str:
+    """Write a matplotlib figure as plots/NAME below the report folder ``out``; its relative path.
+    ``plotted`` (the values drawn, as JSON) goes into its description."""
     buf = io.BytesIO()
     metadata = {"Date": None}
     if plotted is not None:
@@ -86,7 +84,7 @@ def order_plot(claim_id: str, order: dict, out: Path) -> str | None:
     plotted = {"kind": "order", "claim": claim_id, "values": values, "series": series, "claimed": claimed,
                "direction": order.get("direction"), "exact": order.get("exact"), "tolerance": order.get("tolerance"),
                "worst": worst}
-    return _save(fig, out, f"{file_stem(claim_id)}-order.svg", plotted)
+    return save_figure(fig, out, f"{file_stem(claim_id)}-order.svg", plotted)
 
 
 def constants_plot(claim_id: str, constants: list[dict], out: Path) -> str | None:
@@ -131,7 +129,7 @@ def constants_plot(claim_id: str, constants: list[dict], out: Path) -> str | Non
     ax.set_ylabel("smallest admissible constant")
     ax.set_title(f"{claim_id}: constant along the sweep", fontsize=9)
     ax.legend(fontsize=6)
-    return _save(fig, out, f"{file_stem(claim_id)}-constants.svg", plotted)
+    return save_figure(fig, out, f"{file_stem(claim_id)}-constants.svg", plotted)
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -159,92 +157,34 @@ def tightness_plot(rows: list[tuple[str, float, str]], out: Path) -> str | None:
     ax.set_title("Tightness of the bounds checked pointwise", fontsize=9)
     plotted = {"kind": "tightness", "bars": [{"claim": cid, "value": value, "colour": COLORS.get(v, "#8c959f")}
                                              for cid, value, v in rows]}
-    return _save(fig, out, "tightness.svg", plotted)
+    return save_figure(fig, out, "tightness.svg", plotted)
 
 
-def positional_stress_plot(out: Path, settings: dict = PE_SETTINGS) -> str:
-    """Stress of the rank-r MDS encoding against r, beside the baselines, on the synthetic corpus."""
-    n, V, d = settings["n"], settings["V"], settings["d"]
-    corpus = pe.synthetic_corpus(n=n, V=V, N=settings["N"], regimes=3, seed=settings["seed"])
-    D = pe.hellinger(pe.positional_distributions(corpus, n, V))
-    ranks = list(range(1, d + 1))
-    mds = [float(pe.stress(pe.classical_mds(D, d, rank=r), D)) for r in ranks]
-    gen = torch.Generator().manual_seed(100 + settings["seed"])
-    baselines = {
-        "sinusoidal": float(pe.stress(pe.sinusoidal(n, d), D)),
-        "random N(0, 1)": float(pe.stress(pe.random_encoding(n, d, generator=gen), D)),
-        "ALiBi (slope 1/2)": float(pe.stress(pe.alibi_encoding(n, slope=0.5), D)),
-    }
-    fig, ax = plt.subplots(figsize=(4.6, 3.2))
-    ax.semilogy(ranks, [max(s, 1e-16) for s in mds], "o-", ms=3, lw=1, label="MDS encoding of rank r")
-    for (name, s), style in zip(baselines.items(), ("--", ":", "-.")):
-        ax.axhline(s, color="k", ls=style, lw=0.8, label=f"{name}: {s:.3g}")
-    ax.set_xlabel("rank r")
-    ax.set_ylabel("stress (normalised)")
-    ax.set_title(f"Stress against rank (synthetic corpus n={n}, |V|={V}, d={d})", fontsize=9)
-    ax.legend(fontsize=7)
-    return _save(fig, out, "positional-stress.svg")
-
-
-def random_feature_variance_plot(out: Path, settings: dict = RF_SETTINGS) -> str:
-    """Empirical variance of the positive random-feature estimate, i.i.d. against orthogonal draws."""
-    d, draws = settings["d"], settings["draws"]
-    gen = torch.Generator().manual_seed(settings["seed"])
-    x = torch.randn(d, generator=gen, dtype=torch.float64) * settings["scale"]
-    y = torch.randn(d, generator=gen, dtype=torch.float64) * settings["scale"]
-    ms = list(settings["features"])
-    iid, ortho = [], []
-    for m in ms:
-        for W, acc in ((rf.gaussian_iid(draws * m, d, gen).reshape(draws, m, d), iid),
-                       (_orthogonal_draws(draws, m, d, gen), ortho)):
-            est = torch.stack([rf.softmax_kernel_estimate(x, y, w) for w in W])
-            acc.append(float(est.var()))
-    exact = [float(rf.positive_rf_variance(x, y, m)) for m in ms]
-    fig, ax = plt.subplots(figsize=(4.4, 3.1))
-    ax.loglog(ms, iid, "o-", ms=3, lw=1, label="i.i.d. Gaussian features")
-    ax.loglog(ms, ortho, "s-", ms=3, lw=1, label="orthogonal features")
-    ax.loglog(ms, exact, "k--", lw=0.8, label="i.i.d. closed form Var Z / m")
-    ax.set_xticks(ms, [str(m) for m in ms])
-    ax.minorticks_off()
-    ax.set_xlabel("number of features m")
-    ax.set_ylabel(f"variance over {draws} draws")
-    ax.set_title(f"Positive random features (d={d}): variance", fontsize=9)
-    ax.legend(fontsize=7)
-    return _save(fig, out, "random-feature-variance.svg")
-
-
-def _orthogonal_draws(draws: int, m: int, d: int, gen: torch.Generator) -> torch.Tensor:
-    """``draws`` independent samples of ``gaussian_orthogonal(m, d)`` from one call (one batched QR).
-
-    Its blocks of d rows are independent, so consecutive groups of ceil(m/d) blocks, each cut to m
-    rows, have the law of separate calls.
-    """
-    blocks = -(-m // d)
-    W = rf.gaussian_orthogonal(draws * blocks * d, d, gen).reshape(draws, blocks * d, d)
-    return W[:, :m]
-
-
-def write_plots(registry: Registry, results: list[Result], out: Path) -> dict[str, dict[str, str]]:
+def write_plots(registry: CheckedRegistry, results: list[Result], out: Path) -> dict[str, dict[str, str]]:
     """Write every figure; returns {claim id: {name: path}} with the report-wide ones under ""."""
     out = Path(out)
+    (out / FOLDER).mkdir(parents=True, exist_ok=True)  # the report's plots/ folder, even when it stays empty
     paths: dict[str, dict[str, str]] = {}
     tightness = []
     with plt.rc_context(STYLE):
         for r in results:
-            details = r.details or {}
             made = {}
-            if isinstance(details.get("order"), dict):
-                made["order"] = order_plot(r.id, details["order"], out)
-            if details.get("constants"):
-                made["constants"] = constants_plot(r.id, details["constants"], out)
+            order, constants, tight = r.find(OrderEstimate), r.find(ConstantEstimate), r.find(Tightness)
+            if order is not None:
+                made["order"] = order_plot(r.id, order.details()["order"], out)
+            if constants is not None:
+                made["constants"] = constants_plot(r.id, constants.details()["constants"], out)
             made = {k: v for k, v in made.items() if v}
             if made:
                 paths[r.id] = made
             # a constant claim's ratio is its constant, not a violation: its own figure shows it
-            if details.get("tightness") is not None and not details.get("constants"):
-                tightness.append((r.id, float(details["tightness"]), r.verdict.value))
-        overview = {"tightness": tightness_plot(tightness, out),
-                    "positional-stress": positional_stress_plot(out),
-                    "random-feature-variance": random_feature_variance_plot(out)}
+            if tight is not None and tight.value is not None and constants is None:
+                tightness.append((r.id, float(tight.value), r.verdict.value))
+        overview = {"tightness": tightness_plot(tightness, out)}
+        # the figures content packages and plugins contribute, for a registry that exercises their subject
+        subjects = {name for c in registry.compiled.values() for name in exercises(c)}
+        for name, figure in contributions.FIGURES.items():
+            if subjects.intersection(figure.about):
+                overview[name] = figure.draw(out)
     paths[""] = {k: v for k, v in overview.items() if v}
     return paths

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from ..registry.models import Kind, Verdict
-from .analysis import SEVERITY_LEVELS, STANDINGS
+from ..analysis import SEVERITY_LEVELS, STANDINGS
 
 SCHEMA_PATH = "docs/report.schema.json"
 

@@ -161,15 +161,6 @@ def severity_level(claim: dict) -> str | None:
     return (sev or {}).get("level") or "unassessed"
 
 
-def standing(claim: dict) -> str:
-    """R1's standing when present; otherwise what today's ``rests_on_refuted`` tells."""
-    if claim.get("standing"):
-        return claim["standing"]
-    if claim.get("verdict") == "refuted":
-        return "refuted"
-    return "rests-on-false" if claim.get("rests_on_refuted") else "not-decided"
-
-
 def node(claim: dict, x: float, y: float) -> Markup:
     verdict = claim.get("verdict")
     formal = claim.get("formal") or "none"
@@ -182,7 +173,7 @@ def node(claim: dict, x: float, y: float) -> Markup:
         sym, color, _ = SEVERITY_MARK[sev]
         parts.append(Markup('<g class="sev" transform="translate({},0)"><circle r="7" fill="{}" stroke="white"/>'
                             '<text y="3.5" class="mark">{}</text></g>').format(_W - 2, color, sym))
-    if standing(claim) == "rests-on-false":
+    if claim["standing"] == "rests-on-false":
         parts.append(Markup('<polygon class="rests" points="-3,-3 11,-3 -3,11" fill="#d1242f"/>'))
     title = f"{claim['id']}: {claim.get('title') or ''} [{claim.get('kind')}] — {verdict or 'not run'}"
     # one node of the drawing is a tab stop at a time (the page's script moves it; arrows go between nodes)
@@ -191,7 +182,7 @@ def node(claim: dict, x: float, y: float) -> Markup:
         'data-severity="{s}" data-standing="{st}" transform="translate({x:.1f},{y:.1f})" tabindex="-1" '
         'role="button"><title>{t}</title>{body}</g>').format(
         id=claim["id"], v=verdict or "not-run", k=kind, d=claim.get("document", ""), f=formal,
-        s=sev or "none", st=standing(claim), x=x, y=y, t=title, body=Markup("").join(parts))
+        s=sev or "none", st=claim["standing"], x=x, y=y, t=title, body=Markup("").join(parts))
 
 
 def _edge_path(points: list[tuple[float, float]]) -> str:

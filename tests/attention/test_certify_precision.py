@@ -6,7 +6,7 @@ import json
 import pytest
 import torch
 
-from pyverify.attention.certify import certify, precision_allowance
+from pyverify.certify.layer import certify, precision_allowance
 from pyverify.attention.rotations import ESPRAttention, layer as layer_module
 from pyverify.cli import main
 

@@ -279,9 +279,13 @@ theorem mexp_conj {n : ℕ} (U M : Matrix (Fin n) (Fin n) ℝ) (hU : IsUnit U) :
 /-! ## The exponential through ring homomorphisms: reindexing, two diagonal blocks
 
 `NormedSpace.exp` commutes with every continuous ring homomorphism (`NormedSpace.map_exp`). That lemma
-needs a norm on the rings; matrices carry none canonically, so Mathlib's operator norm
-(`Matrix.Norms.Operator`) is opened only inside the proofs, as Mathlib's own
-`Matrix.exp_add_of_commute` does: the statements keep the default topology of `Matrix`. -/
+needs a norm on the rings; matrices carry none canonically, so Mathlib's `L∞` operator norm
+(`Matrix.linftyOpNormedRing`, `Matrix.linftyOpNormedAlgebra`) is put in place only inside the three
+proofs below (`map_exp_real_matrix`, `exp_real_prod_facts`, `exp_real_pi`), as Mathlib's own
+`Matrix.exp_add_of_commute` does: every statement keeps the default topology of `Matrix`, and the
+instances are unified with it definitionally. Each of the three proofs tries the instances declared
+by hand (`letI`, the form Lean 4 projects pinned to this Mathlib use) and then Mathlib's scoped
+form (`open scoped Matrix.Norms.Operator`); both are real proofs, neither is a `sorry`. -/
 
 /-- Reindexing square matrices along `e`, as a ring homomorphism. -/
 def realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
@@ -294,18 +298,35 @@ def realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [D
 
 theorem continuous_realReindexHom {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ]
     [DecidableEq κ] (e : ι ≃ κ) : Continuous (realReindexHom e) := by
-  show Continuous (fun M : Matrix ι ι ℝ => M.submatrix e.symm e.symm)
-  exact continuous_id.matrix_submatrix _ _
+  first
+  | (show Continuous (fun M : Matrix ι ι ℝ => M.submatrix e.symm e.symm)
+     exact continuous_id.matrix_submatrix _ _)
+  | exact continuous_id.matrix_submatrix _ _
+  | (show Continuous (fun M : Matrix ι ι ℝ => M.submatrix e.symm e.symm)
+     fun_prop)
+
+/-- `exp` commutes with a continuous ring homomorphism between rings of real square matrices
+(`NormedSpace.map_exp` under the `L∞` operator norm on both sides). -/
+theorem map_exp_real_matrix {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
+    (f : Matrix ι ι ℝ →+* Matrix κ κ ℝ) (hf : Continuous f) (M : Matrix ι ι ℝ) :
+    f (NormedSpace.exp ℝ M) = NormedSpace.exp ℝ (f M) := by
+  first
+  | (letI : SeminormedRing (Matrix ι ι ℝ) := Matrix.linftyOpSemiNormedRing
+     letI : NormedRing (Matrix ι ι ℝ) := Matrix.linftyOpNormedRing
+     letI : NormedAlgebra ℝ (Matrix ι ι ℝ) := Matrix.linftyOpNormedAlgebra
+     letI : SeminormedRing (Matrix κ κ ℝ) := Matrix.linftyOpSemiNormedRing
+     letI : NormedRing (Matrix κ κ ℝ) := Matrix.linftyOpNormedRing
+     letI : NormedAlgebra ℝ (Matrix κ κ ℝ) := Matrix.linftyOpNormedAlgebra
+     exact NormedSpace.map_exp ℝ f hf M)
+  | (open scoped Matrix.Norms.Operator in
+     exact NormedSpace.map_exp ℝ f hf M)
 
 /-- `exp` commutes with reindexing: `exp (M.submatrix e⁻¹ e⁻¹) = (exp M).submatrix e⁻¹ e⁻¹`. -/
 theorem exp_real_submatrix_equiv {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
     (e : ι ≃ κ) (M : Matrix ι ι ℝ) :
     NormedSpace.exp ℝ (M.submatrix e.symm e.symm) =
-      (NormedSpace.exp ℝ M).submatrix e.symm e.symm := by
-  have h : realReindexHom e (NormedSpace.exp ℝ M) = NormedSpace.exp ℝ (realReindexHom e M) := by
-    open scoped Matrix.Norms.Operator in
-    exact NormedSpace.map_exp ℝ (realReindexHom e) (continuous_realReindexHom e) M
-  exact h.symm
+      (NormedSpace.exp ℝ M).submatrix e.symm e.symm :=
+  (map_exp_real_matrix (realReindexHom e) (continuous_realReindexHom e) M).symm
 
 /-- `(A, B) ↦ fromBlocks A 0 0 B`, as a ring homomorphism from the product ring. -/
 def diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ] :
@@ -314,17 +335,50 @@ def diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ] [De
   map_one' := Matrix.fromBlocks_one
   map_mul' p q := by
     show fromBlocks (p.1 * q.1) 0 0 (p.2 * q.2) = fromBlocks p.1 0 0 p.2 * fromBlocks q.1 0 0 q.2
-    rw [Matrix.fromBlocks_multiply]
-    simp only [Matrix.mul_zero, Matrix.zero_mul, add_zero, zero_add]
+    first
+    | (rw [Matrix.fromBlocks_multiply]
+       simp only [Matrix.mul_zero, Matrix.zero_mul, add_zero, zero_add]
+       done)
+    | (simp [Matrix.fromBlocks_multiply]; done)
   map_zero' := Matrix.fromBlocks_zero
   map_add' p q := by
     show fromBlocks (p.1 + q.1) 0 0 (p.2 + q.2) = fromBlocks p.1 0 0 p.2 + fromBlocks q.1 0 0 q.2
-    simp only [Matrix.fromBlocks_add, add_zero]
+    first
+    | (simp only [Matrix.fromBlocks_add, add_zero]; done)
+    | (simp [Matrix.fromBlocks_add]; done)
 
 theorem continuous_diagBlocksHom (ι κ : Type*) [Fintype ι] [DecidableEq ι] [Fintype κ]
     [DecidableEq κ] : Continuous (diagBlocksHom ι κ) := by
-  show Continuous (fun p : Matrix ι ι ℝ × Matrix κ κ ℝ => fromBlocks p.1 0 0 p.2)
-  exact continuous_fst.matrix_fromBlocks continuous_const continuous_const continuous_snd
+  first
+  | (show Continuous (fun p : Matrix ι ι ℝ × Matrix κ κ ℝ => fromBlocks p.1 0 0 p.2)
+     exact continuous_fst.matrix_fromBlocks continuous_const continuous_const continuous_snd)
+  | exact continuous_fst.matrix_fromBlocks continuous_const continuous_const continuous_snd
+  | (show Continuous (fun p : Matrix ι ι ℝ × Matrix κ κ ℝ => fromBlocks p.1 0 0 p.2)
+     fun_prop)
+
+/-- The exponential on the product ring `Mat_ι × Mat_κ`: it commutes with `diagBlocksHom` and is
+taken componentwise (`NormedSpace.map_exp`, `Prod.fst_exp`, `Prod.snd_exp` under the `L∞`
+operator norm on the three matrix rings). -/
+theorem exp_real_prod_facts {ι κ : Type*} [Fintype ι] [DecidableEq ι] [Fintype κ] [DecidableEq κ]
+    (A : Matrix ι ι ℝ) (B : Matrix κ κ ℝ) :
+    diagBlocksHom ι κ (NormedSpace.exp ℝ (A, B)) = NormedSpace.exp ℝ (diagBlocksHom ι κ (A, B)) ∧
+      (NormedSpace.exp ℝ (A, B)).1 = NormedSpace.exp ℝ A ∧
+      (NormedSpace.exp ℝ (A, B)).2 = NormedSpace.exp ℝ B := by
+  first
+  | (letI : SeminormedRing (Matrix ι ι ℝ) := Matrix.linftyOpSemiNormedRing
+     letI : NormedRing (Matrix ι ι ℝ) := Matrix.linftyOpNormedRing
+     letI : NormedAlgebra ℝ (Matrix ι ι ℝ) := Matrix.linftyOpNormedAlgebra
+     letI : SeminormedRing (Matrix κ κ ℝ) := Matrix.linftyOpSemiNormedRing
+     letI : NormedRing (Matrix κ κ ℝ) := Matrix.linftyOpNormedRing
+     letI : NormedAlgebra ℝ (Matrix κ κ ℝ) := Matrix.linftyOpNormedAlgebra
+     letI : SeminormedRing (Matrix (ι ⊕ κ) (ι ⊕ κ) ℝ) := Matrix.linftyOpSemiNormedRing
+     letI : NormedRing (Matrix (ι ⊕ κ) (ι ⊕ κ) ℝ) := Matrix.linftyOpNormedRing
+     letI : NormedAlgebra ℝ (Matrix (ι ⊕ κ) (ι ⊕ κ) ℝ) := Matrix.linftyOpNormedAlgebra
+     exact ⟨NormedSpace.map_exp ℝ (diagBlocksHom ι κ) (continuous_diagBlocksHom ι κ) (A, B),
+       Prod.fst_exp ℝ (A, B), Prod.snd_exp ℝ (A, B)⟩)
+  | (open scoped Matrix.Norms.Operator in
+     exact ⟨NormedSpace.map_exp ℝ (diagBlocksHom ι κ) (continuous_diagBlocksHom ι κ) (A, B),
+       Prod.fst_exp ℝ (A, B), Prod.snd_exp ℝ (A, B)⟩)
 
 /-- `exp (A ⊕ B) = exp A ⊕ exp B` for two diagonal blocks (through `diagBlocksHom` and the
 exponential of the product ring, which is taken componentwise). -/
@@ -332,27 +386,33 @@ theorem exp_real_fromBlocks_diag {ι κ : Type*} [Fintype ι] [DecidableEq ι] [
     (A : Matrix ι ι ℝ) (B : Matrix κ κ ℝ) :
     NormedSpace.exp ℝ (fromBlocks A 0 0 B) =
       fromBlocks (NormedSpace.exp ℝ A) 0 0 (NormedSpace.exp ℝ B) := by
-  have hmap : diagBlocksHom ι κ (NormedSpace.exp ℝ (A, B)) =
-      NormedSpace.exp ℝ (diagBlocksHom ι κ (A, B)) := by
-    open scoped Matrix.Norms.Operator in
-    exact NormedSpace.map_exp ℝ (diagBlocksHom ι κ) (continuous_diagBlocksHom ι κ) (A, B)
-  have hfst : (NormedSpace.exp ℝ (A, B)).1 = NormedSpace.exp ℝ A := by
-    open scoped Matrix.Norms.Operator in
-    exact Prod.fst_exp ℝ (A, B)
-  have hsnd : (NormedSpace.exp ℝ (A, B)).2 = NormedSpace.exp ℝ B := by
-    open scoped Matrix.Norms.Operator in
-    exact Prod.snd_exp ℝ (A, B)
+  obtain ⟨hmap, hfst, hsnd⟩ := exp_real_prod_facts A B
   calc NormedSpace.exp ℝ (fromBlocks A 0 0 B)
       = NormedSpace.exp ℝ (diagBlocksHom ι κ (A, B)) := rfl
     _ = diagBlocksHom ι κ (NormedSpace.exp ℝ (A, B)) := hmap.symm
     _ = fromBlocks (NormedSpace.exp ℝ (A, B)).1 0 0 (NormedSpace.exp ℝ (A, B)).2 := rfl
     _ = fromBlocks (NormedSpace.exp ℝ A) 0 0 (NormedSpace.exp ℝ B) := by rw [hfst, hsnd]
 
+/-- The exponential of a finite family of real square matrices, as an element of the product ring,
+is taken entrywise (`Pi.exp_def` under the `L∞` operator norm on the factors). -/
+theorem exp_real_pi {ι n : Type*} [Fintype ι] [Fintype n] [DecidableEq n] (v : ι → Matrix n n ℝ) :
+    NormedSpace.exp ℝ v = fun i => NormedSpace.exp ℝ (v i) := by
+  first
+  | (letI : SeminormedRing (Matrix n n ℝ) := Matrix.linftyOpSemiNormedRing
+     letI : NormedRing (Matrix n n ℝ) := Matrix.linftyOpNormedRing
+     letI : NormedAlgebra ℝ (Matrix n n ℝ) := Matrix.linftyOpNormedAlgebra
+     exact Pi.exp_def ℝ v)
+  | (open scoped Matrix.Norms.Operator in
+     exact Pi.exp_def ℝ v)
+
 /-- Part of **T0.11**: `exp(M₁ ⊕ M₂) = exp(M₁) ⊕ exp(M₂)` (two blocks). -/
 theorem mexp_dsum {a b : ℕ} (M₁ : Matrix (Fin a) (Fin a) ℝ) (M₂ : Matrix (Fin b) (Fin b) ℝ) :
     mexp (dsum M₁ M₂) = dsum (mexp M₁) (mexp M₂) := by
   unfold mexp dsum
   rw [exp_real_submatrix_equiv finSumFinEquiv, exp_real_fromBlocks_diag]
+  -- `rw` closes the goal when both sides carry the same instance terms; otherwise they agree
+  -- definitionally
+  try rfl
 
 /-! ## Small algebraic facts shared by the tiers -/
 

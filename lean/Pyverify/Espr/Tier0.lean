@@ -22,7 +22,10 @@ def approxEps {m n : ℕ} (ε : ℝ) (X Y : Matrix (Fin m) (Fin n) ℝ) : Prop :
 theorem Jmat_skew : IsSkew Jmat := by
   unfold IsSkew Jmat
   ext i j
-  fin_cases i <;> fin_cases j <;> simp [Matrix.transpose_apply, Matrix.neg_apply]
+  fin_cases i <;> fin_cases j <;>
+    first
+    | (simp [Matrix.transpose_apply, Matrix.neg_apply]; done)
+    | norm_num [Matrix.transpose_apply, Matrix.neg_apply]
 
 theorem smul_Jmat_skew (θ : ℝ) : IsSkew (θ • Jmat) := by
   unfold IsSkew
@@ -273,14 +276,20 @@ theorem skew_eigen {n : ℕ} {S : Matrix (Fin n) (Fin n) ℝ} (hS : IsSkew S) {�
     have h := congrArg Complex.re (congrFun hEq i)
     rw [re_map_ofReal_mulVec] at h
     rw [h]
-    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Pi.sub_apply]
+    first
+    | (simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Pi.sub_apply]; done)
+    | (show (μ * x i).re = μ.re * (x i).re - μ.im * (x i).im
+       exact Complex.mul_re μ (x i))
   have hSb : S *ᵥ (fun j => (x j).im) =
       μ.re • (fun j => (x j).im) + μ.im • (fun j => (x j).re) := by
     funext i
     have h := congrArg Complex.im (congrFun hEq i)
     rw [im_map_ofReal_mulVec] at h
     rw [h]
-    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_im, Pi.add_apply]
+    first
+    | (simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_im, Pi.add_apply]; done)
+    | (show (μ * x i).im = μ.re * (x i).im + μ.im * (x i).re
+       exact Complex.mul_im μ (x i))
   refine ⟨?_, hSa, hSb⟩
   have ha0 := skew_quadratic_zero hS (fun j => (x j).re)
   have hb0 := skew_quadratic_zero hS (fun j => (x j).im)
@@ -332,16 +341,34 @@ theorem skew_spectrum : SkewSpectrumStatement := by
       simpa using h
     · funext i
       apply Complex.ext
-      · rw [re_map_ofReal_mulVec]
-        simp only [Complex.conj_re]
-        rw [hSa]
-        simp only [Pi.sub_apply, Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.neg_re,
-          Complex.neg_im, Complex.conj_re, Complex.conj_im, hre] <;> ring
-      · rw [im_map_ofReal_mulVec]
-        simp only [Complex.conj_im]
-        rw [show (fun j => -(x j).im) = -(fun j => (x j).im) from rfl, Matrix.mulVec_neg, hSb]
-        simp only [Pi.neg_apply, Pi.add_apply, Pi.smul_apply, smul_eq_mul, Complex.mul_im,
-          Complex.neg_re, Complex.neg_im, Complex.conj_re, Complex.conj_im, hre] <;> ring
+      · -- the real part: `S (Re x̄) = S a`, then `Re(-μ x̄_i) = Re μ a_i - Im μ b_i` with `Re μ = 0`
+        rw [re_map_ofReal_mulVec]
+        first
+        | (simp only [Complex.conj_re]
+           rw [hSa]
+           simp only [Pi.sub_apply, Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.neg_re,
+             Complex.neg_im, Complex.conj_re, Complex.conj_im, hre] <;> ring
+           done)
+        | (rw [show (fun j => ((starRingEnd ℂ) (x j)).re) = (fun j => (x j).re) from
+             funext fun j => Complex.conj_re (x j), hSa]
+           show μ.re * (x i).re - μ.im * (x i).im = (-μ * (starRingEnd ℂ) (x i)).re
+           rw [Complex.mul_re, Complex.neg_re, Complex.neg_im, Complex.conj_re, Complex.conj_im,
+             hre]
+           ring)
+      · -- the imaginary part: `S (Im x̄) = -(S b)`
+        rw [im_map_ofReal_mulVec]
+        first
+        | (simp only [Complex.conj_im]
+           rw [show (fun j => -(x j).im) = -(fun j => (x j).im) from rfl, Matrix.mulVec_neg, hSb]
+           simp only [Pi.neg_apply, Pi.add_apply, Pi.smul_apply, smul_eq_mul, Complex.mul_im,
+             Complex.neg_re, Complex.neg_im, Complex.conj_re, Complex.conj_im, hre] <;> ring
+           done)
+        | (rw [show (fun j => ((starRingEnd ℂ) (x j)).im) = -(fun j => (x j).im) from
+             funext fun j => Complex.conj_im (x j), Matrix.mulVec_neg, hSb]
+           show -(μ.re * (x i).im + μ.im * (x i).re) = (-μ * (starRingEnd ℂ) (x i)).im
+           rw [Complex.mul_im, Complex.neg_re, Complex.neg_im, Complex.conj_re, Complex.conj_im,
+             hre]
+           ring)
 
 /-! ### T0.18 -/
 

@@ -130,9 +130,15 @@ theorem real_planes_corrected : RealPlanesCorrectedStatement := by
     rw [re_map_ofReal_mulVec] at h
     show (L k *ᵥ fun l => (Uc l j).re) i = -(lam k j) * (Uc i j).im
     rw [h]
-    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
-      Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
-    ring
+    first
+    | (simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
+         Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
+       ring
+       done)
+    | (show ((Complex.I * (lam k j : ℂ)) * Uc i j).re = -(lam k j) * (Uc i j).im
+       rw [Complex.mul_re, Complex.mul_re, Complex.mul_im, Complex.I_re, Complex.I_im,
+         Complex.ofReal_re, Complex.ofReal_im]
+       ring)
   have him : ∀ k, L k *ᵥ imCol Uc j = lam k j • reCol Uc j := by
     intro k
     funext i
@@ -140,9 +146,15 @@ theorem real_planes_corrected : RealPlanesCorrectedStatement := by
     rw [im_map_ofReal_mulVec] at h
     show (L k *ᵥ fun l => (Uc l j).im) i = lam k j * (Uc i j).re
     rw [h]
-    simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
-      Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
-    ring
+    first
+    | (simp only [Pi.smul_apply, smul_eq_mul, Complex.mul_re, Complex.mul_im, Complex.I_re,
+         Complex.I_im, Complex.ofReal_re, Complex.ofReal_im]
+       ring
+       done)
+    | (show ((Complex.I * (lam k j : ℂ)) * Uc i j).im = lam k j * (Uc i j).re
+       rw [Complex.mul_im, Complex.mul_re, Complex.mul_im, Complex.I_re, Complex.I_im,
+         Complex.ofReal_re, Complex.ofReal_im]
+       ring)
   -- the column has unit length: `|a|² + |b|² = (U_c* U_c)_jj = 1`
   have hnorm : reCol Uc j ⬝ᵥ reCol Uc j + imCol Uc j ⬝ᵥ imCol Uc j = 1 := by
     have h := congrArg Complex.re (congrFun (congrFun hU' j) j)
@@ -153,7 +165,12 @@ theorem real_planes_corrected : RealPlanesCorrectedStatement := by
     show ∑ i, (Uc i j).re * (Uc i j).re + ∑ i, (Uc i j).im * (Uc i j).im = _
     rw [← Finset.sum_add_distrib]
     refine Finset.sum_congr rfl fun i _ => ?_
-    ring
+    -- `(star z).re = z.re`, `(star z).im = -z.im` hold by definition, whichever form `simp` left
+    first
+    | ring1
+    | (show (Uc i j).re * (Uc i j).re + (Uc i j).im * (Uc i j).im =
+          (Uc i j).re * (Uc i j).re - -(Uc i j).im * (Uc i j).im
+       ring)
   refine ⟨fun k => ⟨hre k, him k⟩, ?_, ?_⟩
   · rintro ⟨k, hk⟩
     have hskew : IsSkew (L k) := hL.1 k
@@ -308,22 +325,26 @@ theorem conj_genSum_block : ConjGenSumStatement :=
 
 /-- `exp(⊕_u θ_u J) = ⊕_u R_2(θ_u)`: through the reindexing (`exp_real_submatrix_equiv`),
 Mathlib's `Matrix.exp_blockDiagonal`, and the exponential of a product of rings taken factorwise
-(`Pi.exp_def`, under Mathlib's operator norm on the factors). -/
+(`exp_real_pi`). The last step is closed either by `congrArg` (definitional up to the instances of
+the product ring) or by rewriting with that entrywise form. -/
 theorem mexp_planeBlocks {m : ℕ} (θ : Fin m → ℝ) : mexp (planeBlocks θ) = rotBlocks θ := by
   have hpi : NormedSpace.exp ℝ (fun u : Fin m => θ u • Jmat) =
-      fun u => NormedSpace.exp ℝ (θ u • Jmat) := by
-    open scoped Matrix.Norms.Operator in
-    exact Pi.exp_def ℝ _
+      fun u => NormedSpace.exp ℝ (θ u • Jmat) :=
+    exp_real_pi (fun u : Fin m => θ u • Jmat)
   unfold planeBlocks rotBlocks R2 mexp
   rw [exp_real_submatrix_equiv finProdFinEquiv, Matrix.exp_blockDiagonal ℝ]
-  exact congrArg (fun v : Fin m → Matrix (Fin 2) (Fin 2) ℝ =>
-    (blockDiagonal v).submatrix finProdFinEquiv.symm finProdFinEquiv.symm) hpi
+  first
+  | exact congrArg (fun v : Fin m → Matrix (Fin 2) (Fin 2) ℝ =>
+      (blockDiagonal v).submatrix (finProdFinEquiv : Fin 2 × Fin m ≃ Fin (2 * m)).symm
+        (finProdFinEquiv : Fin 2 × Fin m ≃ Fin (2 * m)).symm) hpi
+  | (rw [hpi]; try rfl)
 
 /-- The exponential of the block normal form: `exp((⊕_u θ_u J) ⊕ 0) = (⊕_u R_2(θ_u)) ⊕ I`. -/
 theorem mexp_jointBlockForm {m dnull : ℕ} (θ : Fin m → ℝ) :
     mexp (jointBlockForm dnull θ) = dsum (rotBlocks θ) 1 := by
   unfold jointBlockForm
   rw [mexp_dsum, mexp_planeBlocks, mexp_zero]
+  try rfl
 
 /-- **T2.6** (espr-derivation, Tier 2): `exp(Uᵀ A(r) U) = (⊕_{u=1}^m R_2(θ_u(r))) ⊕ I_{d_null}`. -/
 def ExpBlockStatement : Prop :=
@@ -432,7 +453,9 @@ theorem rank_dsum_one_zero (a b : ℕ) :
     (dsum (1 : Matrix (Fin a) (Fin a) ℝ) (0 : Matrix (Fin b) (Fin b) ℝ)).rank = a := by
   have hdiag : fromBlocks (1 : Matrix (Fin a) (Fin a) ℝ) 0 0 (0 : Matrix (Fin b) (Fin b) ℝ) =
       diagonal (Sum.elim (fun _ : Fin a => (1 : ℝ)) (fun _ : Fin b => (0 : ℝ))) := by
-    rw [← Matrix.diagonal_one, ← Matrix.diagonal_zero, Matrix.fromBlocks_diagonal]
+    have h := Matrix.fromBlocks_diagonal (fun _ : Fin a => (1 : ℝ)) (fun _ : Fin b => (0 : ℝ))
+    rw [Matrix.diagonal_one, Matrix.diagonal_zero] at h
+    exact h
   have hbij : Function.Bijective (fun k : Fin a =>
       (⟨Sum.inl k, by simp⟩ :
         {i : Fin a ⊕ Fin b // Sum.elim (fun _ : Fin a => (1 : ℝ)) (fun _ : Fin b => (0 : ℝ)) i ≠ 0})) := by
@@ -440,9 +463,14 @@ theorem rank_dsum_one_zero (a b : ℕ) :
     rintro ⟨i | i, hi⟩
     · exact ⟨i, rfl⟩
     · exact (hi (by simp)).elim
+  have hcard := (Fintype.card_of_bijective hbij).symm.trans (Fintype.card_fin a)
   unfold dsum
   rw [Matrix.rank_submatrix, hdiag, Matrix.rank_diagonal]
-  exact (Fintype.card_of_bijective hbij).symm.trans (Fintype.card_fin a)
+  -- the `Fintype` instance of the subtype that `rank_diagonal` names may differ from the one
+  -- `card_of_bijective` found; `Fintype` is a subsingleton, which `convert` uses
+  first
+  | exact hcard
+  | convert hcard using 2
 
 /-- `rank(Π_act) = 2m`: multiplying by the invertible `U` and `Uᵀ` keeps the rank of
 `diag(I_{2m}, 0)`. -/

@@ -245,10 +245,16 @@ theorem dsum_mulVec_blocks {a b : ℕ} (A : Matrix (Fin a) (Fin a) ℝ) (B : Mat
   unfold dsum
   rw [Matrix.submatrix_mulVec_equiv, Matrix.fromBlocks_mulVec]
   rcases s with i | j
-  · simp only [Function.comp_def, Equiv.symm_symm, Equiv.symm_apply_apply, Sum.elim_inl,
-      Pi.add_apply, Matrix.zero_mulVec, Pi.zero_apply, add_zero]
-  · simp only [Function.comp_def, Equiv.symm_symm, Equiv.symm_apply_apply, Sum.elim_inr,
-      Pi.add_apply, Matrix.zero_mulVec, Pi.zero_apply, zero_add]
+  · first
+    | (simp only [Function.comp_def, Equiv.symm_symm, Equiv.symm_apply_apply, Sum.elim_inl,
+         Pi.add_apply, Matrix.zero_mulVec, Pi.zero_apply, add_zero]
+       done)
+    | (simp [Function.comp_def]; done)
+  · first
+    | (simp only [Function.comp_def, Equiv.symm_symm, Equiv.symm_apply_apply, Sum.elim_inr,
+         Pi.add_apply, Matrix.zero_mulVec, Pi.zero_apply, zero_add]
+       done)
+    | (simp [Function.comp_def]; done)
 
 /-- If `R` has no eigenvalue `-1`, a vector with `(I ⊕ R) y = -y` is zero: its first block
 satisfies `y₁ = -y₁`, its second `R y₂ = -y₂`. -/

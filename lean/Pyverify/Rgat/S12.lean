@@ -66,8 +66,13 @@ def DepthCurvatureCorrectedStatement : Prop :=
 theorem half_pairCommSum {L : ℕ} (u : Fin L → Vec3) :
     (1 / 2 : ℝ) • pairCommSum u = pairBracketSum u := by
   have h2 : (1 / 2 : ℝ) * 2 = 1 := by norm_num
-  simp only [pairCommSum, pairBracketSum, qcomm, Finset.smul_sum, smul_ite, smul_zero,
-    smul_smul, h2, one_smul]
+  first
+  | (simp only [pairCommSum, pairBracketSum, qcomm, Finset.smul_sum, smul_ite, smul_zero,
+       smul_smul, h2, one_smul]
+     done)
+  | (simp only [pairCommSum, pairBracketSum, qcomm, Finset.smul_sum, smul_ite, smul_zero,
+       smul_smul]
+     norm_num)
 
 /-- **S13.corrected**, from **S12.corrected**. -/
 theorem depth_curvature_corrected : DepthCurvatureCorrectedStatement := by

@@ -11,34 +11,33 @@ Shapes: ``theta`` tensors are (B, ...); values are (B, ...) — B instances. Ran
 
 import ast
 import difflib
+from pathlib import Path
 from typing import Any, Callable
 
 from .base import Constraint, Param, Sampler, SamplerError, SymbolicUnsupported
-from .generators import CayleyPost, CommutingSkew, NearCommutingSkew, SkewFamily, StructuredPost
 from .linalg import PSD, Mat, Orth, Scalar, Skew, Sym, Vec
 from .data import TensorFile
-from .misc import ORF, Gaussian, Simplex, SmallAngle, UnitQuat
-
+from .misc import Gaussian, Simplex, SmallAngle, UnitQuat
 
 # a sampler call is a name and a few arguments (`skew_family(d, dc, scale=0.5)`): longer or deeper text
 # is not a hypothesis but a payload
 MAX_CALL_LENGTH = 1000
 MAX_ARGUMENT_DEPTH = 20
 
+# the built-in hypotheses; content packages and plugins add theirs (pyverify.plugin.sampler)
 SAMPLERS: dict[str, type[Sampler]] = {
     cls.name: cls
-    for cls in (Vec, Scalar, Mat, Sym, Skew, PSD, Orth, CommutingSkew, SkewFamily, NearCommutingSkew,
-                StructuredPost, CayleyPost, UnitQuat, SmallAngle, Simplex, Gaussian, ORF, TensorFile)
+    for cls in (Vec, Scalar, Mat, Sym, Skew, PSD, Orth, UnitQuat, SmallAngle, Simplex, Gaussian, TensorFile)
 }
 
 __all__ = ["SAMPLERS", "Constraint", "Param", "Sampler", "SamplerError", "SymbolicUnsupported", "parse_sampler",
-           "CayleyPost", "CommutingSkew", "NearCommutingSkew", "SkewFamily", "StructuredPost", "PSD", "Mat", "Orth",
-           "Scalar", "Skew", "Sym", "Vec", "ORF", "Gaussian", "Simplex", "SmallAngle", "UnitQuat"]
+           "PSD", "Mat", "Orth", "Scalar", "Skew", "Sym", "Vec", "Gaussian", "Simplex", "SmallAngle", "UnitQuat"]
 
 
-def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
+def parse_sampler(text: str, constants: dict[str, Any], root: Path | None = None) -> Sampler:
     """``commuting_skew(d=6, dc=3)`` -> a Sampler, its arguments checked against the sampler's declared
-    parameters (``Sampler.params``). Arguments: numbers, strings, lists, sweep names."""
+    parameters (``Sampler.params``). Arguments: numbers, strings, lists, sweep names. ``root``: the
+    registry's folder, below which a hypothesis reads the files it names."""
     if len(text) > MAX_CALL_LENGTH:
         raise SamplerError(f"hypothesis {text[:40]!r}…: a sampler call longer than {MAX_CALL_LENGTH} characters")
     try:
@@ -89,4 +88,4 @@ def parse_sampler(text: str, constants: dict[str, Any]) -> Sampler:
         if kw.arg in args:
             raise SamplerError(f"{name}: parameter {kw.arg!r} given twice; accepted: {cls.signature()}")
         args[kw.arg] = value(kw.value)
-    return cls(args=args)
+    return cls(args=args, root=root)

@@ -10,10 +10,17 @@ strategies check theirs: an unknown or misspelt keyword, a value of the wrong ty
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 import torch
+
+
+# dtype and device: the keywords of torch's factory functions (``torch.randn(..., **ctx)``); the engine's
+# NumericContext is one
+TensorKwargs = Mapping[str, Any]
 
 
 class SamplerError(ValueError):
@@ -141,6 +148,12 @@ def bind(cls: type["Sampler"], args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def skew(m: torch.Tensor) -> torch.Tensor:
+    """The skew-symmetric part (M - M^T)/2 of square matrices (..., d, d): the reparameterisation of every
+    skew and orthogonal hypothesis."""
+    return 0.5 * (m - m.mT)
+
+
 def _radius(t: torch.Tensor, lo: float, hi: float) -> torch.Tensor:
     return lo + (hi - lo) * torch.sigmoid(t)
 
@@ -163,6 +176,8 @@ class Sampler:
     """
 
     args: dict[str, Any] = field(default_factory=dict)
+    # the registry's folder: files a hypothesis names (tensor_file) are read below it, never elsewhere
+    root: Path | None = field(default=None, repr=False, compare=False)
 
     random: ClassVar[bool] = False
     name: ClassVar[str] = "sampler"
@@ -184,10 +199,10 @@ class Sampler:
     def shapes(self) -> dict[str, tuple[int, ...]]:
         raise NotImplementedError
 
-    def init(self, b: int, gen: torch.Generator, ctx: dict) -> dict[str, torch.Tensor]:
+    def init(self, b: int, gen: torch.Generator, ctx: TensorKwargs) -> dict[str, torch.Tensor]:
         return {k: torch.randn((b, *s), generator=gen, **ctx) for k, s in self.shapes().items()}
 
-    def degenerate(self, b: int, gen: torch.Generator, ctx: dict) -> dict[str, torch.Tensor]:
+    def degenerate(self, b: int, gen: torch.Generator, ctx: TensorKwargs) -> dict[str, torch.Tensor]:
         """Boundary instances; default: large parameters (saturated radii)."""
         return {k: 4.0 * v for k, v in self.init(b, gen, ctx).items()}
 

@@ -17,21 +17,12 @@ import torch
 from .base import Param, Sampler, SamplerError
 
 MAX_BYTES = 256 * 2**20
-_DATA_ROOT: list[Path] = []  # the folder of the registry being checked (set by the engine and validation)
 
 
-def set_data_root(registry_source: Path | None) -> None:
-    """Tensor files of the registry loaded from ``registry_source`` (a file or folder) are read below its folder."""
-    _DATA_ROOT.clear()
-    if registry_source is not None:
-        source = Path(registry_source).resolve()
-        _DATA_ROOT.append(source if source.is_dir() else source.parent)
-
-
-def _resolve(text: str) -> Path:
-    if not _DATA_ROOT:
+def _resolve(text: str, root: Path | None) -> Path:
+    if root is None:
         raise SamplerError("tensor_file: no registry folder to read it from")
-    root = _DATA_ROOT[0]
+    root = Path(root).resolve()
     if Path(text).is_absolute():
         raise SamplerError(f"tensor_file: {text!r} is absolute; give a path relative to the registry folder {root}")
     path = (root / text).resolve()
@@ -96,7 +87,7 @@ class TensorFile(Sampler):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        path = _resolve(self.p["path"])
+        path = _resolve(self.p["path"], self.root)
         self.tensor = _load(path, path.stat().st_mtime, self.p["key"], self.p["path"])
 
     def shapes(self):

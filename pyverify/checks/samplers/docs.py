@@ -16,6 +16,10 @@ def _cell(text: str) -> str:
 
 
 def sampler_table() -> str:
+    """Every sampler of the language, the installed content packages' included."""
+    from ..plugins import ensure_content
+
+    ensure_content()
     rows = ["| sampler | positional | parameters (type, range, default) | hypothesis |", "| --- | --- | --- | --- |"]
     for name, cls in SAMPLERS.items():
         positional = ", ".join(p.name for p in cls.positional())

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ...attention import rotations
-from .base import Constraint, Derived, Param, Sampler, SymbolicUnsupported, _radius, _scale_to
+from .base import skew, Constraint, Derived, Param, Sampler, SymbolicUnsupported, _radius, _scale_to
 
 LO_LE_HI = Constraint("lo <= hi", ("lo", "hi"), lambda p: p["lo"] <= p["hi"])
 
@@ -154,7 +153,7 @@ class Skew(Mat):
     params = Sym.params
 
     def _structure(self, raw):
-        return rotations.skew(raw)
+        return skew(raw)
 
     def _structured(self, v, tol):
         return (v + v.transpose(-1, -2)).abs().flatten(1).amax(1) <= tol
@@ -215,7 +214,7 @@ class Orth(Sampler):
         return th
 
     def value(self, th):
-        q = torch.linalg.matrix_exp(rotations.skew(th["raw"]) * 2.0)
+        q = torch.linalg.matrix_exp(skew(th["raw"]) * 2.0)
         sign = th.get("sign")
         if self.p["det"] == -1 or sign is not None:
             flip = torch.ones(q.shape[-1], dtype=q.dtype, device=q.device)

@@ -1,11 +1,10 @@
-"""Unit quaternions, small rotation generators, distributions, and random variables for E(...)."""
+"""Unit quaternions, small rotation generators, distributions, and Gaussian random variables for E(...)."""
 
 from __future__ import annotations
 
 import torch
 
-from ...attention import random_features
-from .base import Param, Sampler, _radius
+from .base import Param, Sampler, TensorKwargs, _radius
 from .linalg import Vec
 
 
@@ -98,22 +97,5 @@ class Gaussian(Sampler):
     def shapes(self):
         return {}
 
-    def draw(self, b: int, s: int, gen: torch.Generator, ctx: dict) -> torch.Tensor:
+    def draw(self, b: int, s: int, gen: torch.Generator, ctx: TensorKwargs) -> torch.Tensor:
         return torch.randn((b, s, *self.shape()), generator=gen, **ctx)
-
-
-class ORF(Gaussian):
-    """Random variable: block-orthogonal Gaussian features (m, d) (random_features.gaussian_orthogonal).
-    Instances satisfy: rows orthogonal in blocks of d, marginally N(0, I).
-    """
-
-    name, hypothesis = "orf", "rows orthogonal in blocks of d, marginally N(0, I)"
-    params = (Param("m", "int", positional=True, lo=1, doc="number of features"),
-              Param("d", "int", positional=True, lo=1, doc="dimension"))
-
-    def shape(self):
-        return (self.p["m"], self.p["d"])
-
-    def draw(self, b, s, gen, ctx):
-        m, d = self.shape()
-        return random_features.gaussian_orthogonal(m, d, generator=gen, batch=(b, s)).to(**ctx)

@@ -6,7 +6,11 @@ from __future__ import annotations
 import math
 
 from ...registry import Verdict
-from ..result import Result
+from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
+from ..pipeline import Searched, SearchJudge, measured
+from ..result import Outcome
+from ..run import ClaimRun
+from .pointwise import assumptions_unmet
 
 
 def loglog_slope(xs: list[float], ys: list[float]) -> float:
@@ -16,8 +20,23 @@ def loglog_slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
 
 
-def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: list[str], spec=None,
-                   polished: dict[int, tuple[dict, float]] | None = None) -> None:
+class ConstantJudge(SearchJudge):
+    """The search runs to the end at every assignment (no violation refutes: the constant is unnamed) and
+    the polishing raises the reported constant."""
+
+    stops_early = False
+    confirms = False
+    polishes_constants = True
+
+    def verdict(self, run: ClaimRun, searched: Searched) -> Outcome:
+        unmet = assumptions_unmet(run, searched)
+        if unmet is not None:
+            return unmet
+        texts = [r.text for r in run.compiled.relations]
+        return judge_constant(searched, texts, run.compiled.check.constant)
+
+
+def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     """Unnamed constants (one per relation): report sup lhs/rhs; refute when one grows without bound.
 
     ``spec`` (registry ``check.constant``) says how the constant is quantified as printed:
@@ -27,52 +46,57 @@ def judge_constant(res: Result, ratios: list[list[tuple[dict, float]]], texts: l
     tautology, so the statement is vacuous). ``chosen`` names sweep variables that are existential
     constants of the statement (∃ C1 ...): the claim holds if one of their values works.
 
-    ``polished``: per relation, a larger ratio the polishing phase found at one assignment (dims): it
-    raises the reported constant (where it belongs to the chosen existential values), not the growth
-    test, which compares the search's ratios found alike at every size."""
+    The polished ratios (``searched.polished``, per relation, a larger ratio the polishing phase found at
+    one assignment) raise the reported constant (where it belongs to the chosen existential values), not
+    the growth test, which compares the search's ratios found alike at every size."""
+    found = measured(searched)
     quantified = getattr(spec, "quantified", "before-data")
     if quantified == "after-data":
-        res.verdict = Verdict.vacuous
-        res.message = ("the constant is chosen after the data it bounds: for every instance some constant works, "
-                       "so the statement says nothing")
-        return
-    depends = list(getattr(spec, "depends_on", []) or []) if quantified == "per-parameter" else []
-    chosen = list(getattr(spec, "chosen", []) or [])
-    consts, failures = [], []
-    for j, series in enumerate(ratios):
+        return Outcome(Verdict.vacuous, "the constant is chosen after the data it bounds: for every instance some "
+                       "constant works, so the statement says nothing", searched.worst, found)
+    depends, chosen = quantification(spec)
+    entries: list[ConstantOfRelation] = []
+    failures = []
+    for j, series in enumerate(searched.ratios_by_size):
         finite = [(d, r) for d, r in series if math.isfinite(r) and r > 0]
         if not finite:
             continue
-        entry = {"relation": texts[j], "constant": max(r for _, r in finite),
-                 "by_size": [{"dims": d, "ratio": r} for d, r in finite]}
-        failing = growth_in_every_choice(finite, depends, chosen, entry)
+        choice: dict = {}
+        slope: list[float] = []
+        failing = growth_in_every_choice(finite, depends, chosen, choice, slope)
+        constant = max(r for _, r in finite)
         if failing is not None:
             failures.append((j, *failing))
-        elif "chosen" in entry:  # the constant the statement's existential choice needs
-            entry["constant"] = max(r for d, r in finite if all(d.get(k) == v for k, v in entry["chosen"].items()))
-        dims, ratio = (polished or {}).get(j, (None, -math.inf))
-        if ratio > entry["constant"] and all(dims.get(k) == v for k, v in entry.get("chosen", {}).items()):
-            entry["constant"] = ratio
-            entry["polished"] = {"dims": dims, "ratio": ratio}
-        consts.append(entry["constant"])
-        res.details.setdefault("constants", []).append(entry)
-    if not consts:
-        res.verdict, res.message = Verdict.holds, "lhs never positive where rhs > 0"
-        return
-    res.worst = max(consts)
-    res.details["constant"] = res.worst
+        elif "chosen" in choice:  # the constant the statement's existential choice needs
+            constant = max(r for d, r in finite if all(d.get(k) == v for k, v in choice["chosen"].items()))
+        polished = None
+        dims, ratio = searched.polished.get(j, (None, -math.inf))
+        if ratio > constant and all(dims.get(k) == v for k, v in choice.get("chosen", {}).items()):
+            constant, polished = ratio, (dims, ratio)
+        entries.append(ConstantOfRelation(texts[j], constant, tuple(finite), slope[0] if slope else None,
+                                          choice.get("chosen"), polished, choice.get("growth_along")))
+    if not entries:
+        return Outcome(Verdict.holds, "lhs never positive where rhs > 0", searched.worst, found)
+    estimate = ConstantEstimate(tuple(entries))
+    consts = [e.constant for e in entries]
     if failures:
         j, slope, finite = failures[0]
-        res.verdict = Verdict.refuted
-        res.message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}): "
-                       f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
-        res.witness = {"relation": texts[j], "growth": [{"dims": d, "ratio": r} for d, r in finite], "slope": slope}
-        return
-    res.verdict = Verdict.holds
-    res.message = "smallest constant(s) the search could not beat: " + ", ".join(f"{c:.4g}" for c in consts) + " (bounded along the sweep)"
+        message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}): "
+                   f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
+        return Outcome(Verdict.refuted, message, max(consts),
+                       found + (estimate, ConstantGrowth(texts[j], tuple(finite), slope)))
+    message = "smallest constant(s) the search could not beat: " + ", ".join(f"{c:.4g}" for c in consts) + " (bounded along the sweep)"
     if chosen or depends:
-        picked = [e["chosen"] for e in res.details["constants"] if "chosen" in e]
-        res.message += f" (quantified as printed: {_describe(depends, chosen)}" + (f"; works with {picked[0]}" if picked else "") + ")"
+        picked = [e.chosen for e in entries if e.chosen is not None]
+        message += f" (quantified as printed: {_describe(depends, chosen)}" + (f"; works with {picked[0]}" if picked else "") + ")"
+    return Outcome(Verdict.holds, message, max(consts), found + (estimate,))
+
+
+def quantification(spec) -> tuple[list[str], list[str]]:
+    """The sweep variables a constant may depend on (``per-parameter``) and the existential ones."""
+    quantified = getattr(spec, "quantified", "before-data")
+    depends = list(getattr(spec, "depends_on", []) or []) if quantified == "per-parameter" else []
+    return depends, list(getattr(spec, "chosen", []) or [])
 
 
 def _describe(depends: list[str], chosen: list[str]) -> str:
@@ -82,10 +106,11 @@ def _describe(depends: list[str], chosen: list[str]) -> str:
 
 
 def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str], chosen: list[str],
-                            entry: dict) -> tuple[float, list] | None:
+                           entry: dict, slope: list[float]) -> tuple[float, list] | None:
     """The growth that refutes the constant, or None. With ``chosen`` constants the claim survives if
     some value of them leaves every ``depends`` group bounded; the refuting growth reported is the
-    first one of the best choice."""
+    first one of the best choice. ``entry`` receives the working choice (``chosen``) and the sweep variable a
+    growth was found along (``growth_along``), ``slope`` the first growth slope measured."""
     by_choice: dict[tuple, list] = {}
     for d, r in finite:
         by_choice.setdefault(tuple(d.get(k) for k in chosen), []).append((d, r))
@@ -96,7 +121,7 @@ def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str],
             groups.setdefault(tuple(d.get(k) for k in depends), []).append((d, r))
         failure = None
         for group in groups.values():
-            failure = _grows(group, set(depends) | set(chosen), entry)
+            failure = _grows(group, set(depends) | set(chosen), entry, slope)
             if failure is not None:
                 break
         if failure is None:
@@ -107,10 +132,12 @@ def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str],
     return first_failure
 
 
-def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict) -> tuple[float, list] | None:
+def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict,
+           slope: list[float]) -> tuple[float, list] | None:
     """Log-log growth of the smallest admissible constant along any sweep variable not held fixed: along
     each such variable, with the other free variables at one value at a time (a constant chosen before the
-    data may grow along none of them). The reported slope is that of the first free variable."""
+    data may grow along none of them). The first slope measured goes to ``slope``, the variable a growth
+    was found along to ``entry["growth_along"]``; the growth returned with its line, sorted along it."""
     free = [k for k in series[0][0] if k not in fixed]
     for key in free:
         others = [k for k in free if k != key]
@@ -124,9 +151,9 @@ def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict) -> tu
             xs = [math.log(abs(float(d[key])) or 1e-300) for d, _ in line]
             ys = [math.log(r) for _, r in line]
             growth = loglog_slope(xs, ys)
-            entry.setdefault("growth_slope", growth)
+            if not slope:
+                slope.append(growth)
             if growth > 0.3 and line[-1][1] > 2 * line[0][1]:
                 entry["growth_along"] = key
                 return growth, line
     return None
-

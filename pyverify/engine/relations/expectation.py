@@ -10,6 +10,7 @@ detect) — never ``holds`` on a test that could not have failed."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import torch
@@ -17,8 +18,11 @@ from scipy.stats import norm
 
 from ... import limits
 from ...checks.compiled import CheckError, Compiled, sampler_elements
-from ...registry import Claim, Verdict
-from ..result import Budget, Result, claim_seed, values_json
+from ...registry import Verdict
+from ..context import NumericContext
+from ..evidence import Inconclusive, MonteCarloAgreement, MonteCarloRefutation
+from ..result import Outcome, values_json
+from ..run import ClaimRun
 from ..scoring import score_sides
 
 FAMILY_ALPHA = 1e-3  # probability of a false refutation over all tests of one claim
@@ -31,7 +35,7 @@ class MCRun:
 
     comp: Compiled
     theta: dict
-    gen: torch.Generator
+    ctx: NumericContext  # with the stream the samples were drawn from (a confirmation draws on from it)
     mean: torch.Tensor  # (b, c)
     se: torch.Tensor  # (b, c)
     claimed: torch.Tensor  # (b, c)
@@ -49,92 +53,94 @@ class MCRun:
         return torch.as_tensor(p).clamp(max=1.0)
 
 
-def run(claim: Claim, compiled: list[Compiled], budget: Budget, seed: int, ctx: dict, res: Result) -> None:
-    check = claim.check
-    s = int(check.samples or budget.samples)
-    b = budget.mc_instances
-    runs = []
-    for k, comp in enumerate(compiled):
-        if not comp.randoms:
-            raise CheckError("an expectation check needs a random hypothesis (gaussian(...) or orf(...))")
-        gen = torch.Generator(device="cpu").manual_seed(claim_seed(seed, claim.id) + k)
-        theta = comp.init_theta(b, gen, ctx, degenerate=1)
-        kept = b
-        if comp.assumes:  # the assumptions select the instances the expectation is claimed for
-            theta, kept = _admissible(comp, theta, b, gen, ctx, check.tol)
-            res.details["instances_outside_assumptions"] = res.details.get("instances_outside_assumptions", 0) + b - kept
-            if not kept:
-                continue
-        runs.append(_mc_run(comp, theta, kept, s, gen, ctx))
-        res.instances += kept * s
-    if not runs:
-        res.verdict = Verdict.vacuous
-        res.message = (f"vacuous: none of the {b * len(compiled)} instances drawn satisfies the assumptions; "
-                       "no expectation was estimated")
-        return
-    tests = sum(r.mean.numel() for r in runs)
-    two_sided = runs[0].op == "=="
-    z_crit = float(norm.isf(FAMILY_ALPHA / tests / (2 if two_sided else 1)))  # Bonferroni: Holm's first step
-    detectable = max(_relative(z_crit * r.se, r.claimed) for r in runs)
-    worst_rel = max(_relative((r.mean - r.claimed).abs(), r.claimed) for r in runs)
-    max_z = max(float(r.violation_z().amax()) for r in runs)
-    res.details.update({"max_z": max_z, "z_crit": z_crit, "tests": tests, "detectable_effect": detectable})
-    rejected = _holm(torch.cat([r.p_values().reshape(-1) for r in runs]), FAMILY_ALPHA)
-    if bool(rejected.any()):
-        k, i = _most_significant(runs)
-        if _confirm(runs[k], i, z_crit, seed, ctx, res):
-            return
-    res.worst = worst_rel
-    if runs[0].op in ("<", ">"):
-        # the claim is a strict improvement: every instance must show it (an intersection-union test,
-        # each at level FAMILY_ALPHA, so no correction is needed)
-        z_better = min(float((-r.violation_z()).amin()) for r in runs)
-        if z_better < float(norm.isf(FAMILY_ALPHA)):
-            res.verdict = Verdict.not_checkable
-            res.message = (f"inconclusive: the sample size could detect only effects >= {detectable:.3g} (relative to "
-                           f"the claimed value); the claimed strict difference is seen at only {z_better:.2f} "
-                           f"standard errors somewhere (needs {float(norm.isf(FAMILY_ALPHA)):.2f}); more `samples` decide it")
-            return
-    if detectable > 1:
-        res.verdict = Verdict.not_checkable
-        res.message = (f"inconclusive: the sample size could detect only effects >= {detectable:.3g} times the "
-                       "claimed value; the test could not have failed")
-        return
-    res.verdict = Verdict.holds
-    res.message = (f"Monte-Carlo agrees within {max(max_z, 0):.2f} standard errors (Holm over {tests} tests, "
-                   f"threshold {z_crit:.2f}); max relative gap {worst_rel:.3g}; detectable effect {detectable:.3g}")
+class ExpectationJudge:
+    """Monte-Carlo means of each assignment's instances, a multiple-testing correction, and a rejection
+    confirmed on fresh samples before it refutes."""
+
+    def judge(self, run: ClaimRun) -> Outcome:
+        check = run.compiled.check
+        s = int(check.samples or run.profile.samples)
+        b = run.profile.mc_instances
+        runs = []
+        outside = None
+        for k, comp in enumerate(run.compiled.assignments):
+            ctx = run.stream(k)
+            theta = comp.init_theta(b, ctx.gen, ctx, degenerate=1)
+            kept = b
+            if comp.assumes:  # the assumptions select the instances the expectation is claimed for
+                theta, kept = _admissible(comp, theta, b, ctx, check.tol)
+                outside = (outside or 0) + b - kept
+                if not kept:
+                    continue
+            runs.append(_mc_run(comp, theta, kept, s, ctx))
+            run.instances += kept * s
+        run.tally.instances_outside_assumptions = outside
+        if not runs:
+            return Outcome(Verdict.vacuous, f"vacuous: none of the {b * len(run.compiled.assignments)} instances "
+                           "drawn satisfies the assumptions; no expectation was estimated")
+        tests = sum(r.mean.numel() for r in runs)
+        two_sided = runs[0].op == "=="
+        z_crit = float(norm.isf(FAMILY_ALPHA / tests / (2 if two_sided else 1)))  # Bonferroni: Holm's first step
+        detectable = max(_relative(z_crit * r.se, r.claimed) for r in runs)
+        worst_rel = max(_relative((r.mean - r.claimed).abs(), r.claimed) for r in runs)
+        max_z = max(float(r.violation_z().amax()) for r in runs)
+        agreement = MonteCarloAgreement(max_z, z_crit, tests, detectable)
+        rejected = _holm(torch.cat([r.p_values().reshape(-1) for r in runs]), FAMILY_ALPHA)
+        if bool(rejected.any()):
+            k, i = _most_significant(runs)
+            refutation = _confirm(run, runs[k], i, z_crit, agreement)
+            if refutation is not None:
+                return refutation
+        if runs[0].op in ("<", ">"):
+            # the claim is a strict improvement: every instance must show it (an intersection-union test,
+            # each at level FAMILY_ALPHA, so no correction is needed)
+            z_better = min(float((-r.violation_z()).amin()) for r in runs)
+            needed = float(norm.isf(FAMILY_ALPHA))
+            if z_better < needed:
+                return Outcome(Verdict.not_checkable, (
+                    f"inconclusive: the sample size could detect only effects >= {detectable:.3g} (relative to "
+                    f"the claimed value); the claimed strict difference is seen at only {z_better:.2f} "
+                    f"standard errors somewhere (needs {needed:.2f}); more `samples` decide it"), worst_rel,
+                    (agreement, Inconclusive(detectable, "more `samples`")))
+        if detectable > 1:
+            return Outcome(Verdict.not_checkable, (
+                f"inconclusive: the sample size could detect only effects >= {detectable:.3g} times the "
+                "claimed value; the test could not have failed"), worst_rel,
+                (agreement, Inconclusive(detectable, "more `samples`")))
+        return Outcome(Verdict.holds, (
+            f"Monte-Carlo agrees within {max(max_z, 0):.2f} standard errors (Holm over {tests} tests, "
+            f"threshold {z_crit:.2f}); max relative gap {worst_rel:.3g}; detectable effect {detectable:.3g}"),
+            worst_rel, (agreement,))
 
 
-def _confirm(run_: MCRun, i: int, z_crit: float, seed: int, ctx: dict, res: Result) -> bool:
+def _confirm(run: ClaimRun, run_: MCRun, i: int, z_crit: float, agreement: MonteCarloAgreement) -> Outcome | None:
     """Re-run instance i on fresh samples; the rejection counts only if it is significant again."""
     comp = run_.comp
     one = {n: {kk: v[i: i + 1] for kk, v in t.items()} for n, t in run_.theta.items()}
-    again = _mc_run(comp, one, 1, CONFIRM_FACTOR * run_.samples, run_.gen, ctx)
+    again = _mc_run(comp, one, 1, CONFIRM_FACTOR * run_.samples, run_.ctx)
     z2 = float(again.violation_z().amax())
     if z2 <= z_crit:
-        res.details["unconfirmed_rejections"] = 1
-        return False
-    res.verdict = Verdict.refuted
-    res.worst = _relative((again.mean - again.claimed).abs(), again.claimed)
-    res.message = (f"Monte-Carlo mean differs from the claimed value by {z2:.1f} standard errors "
-                   f"({again.samples} fresh samples; Holm-corrected threshold {z_crit:.2f})")
-    detail = {"instance": i, "mean": again.mean[0].tolist(), "claimed": again.claimed[0].tolist(),
-              "standard_error": again.se[0].tolist(), "samples": again.samples}
-    # the confirmed refutation is recorded before the instance's values are added: a failure there
-    # (recorded by run_claim) cannot lose it
-    res.witness = {"seed": seed, "dims": comp.dims, **detail}
-    sides = comp.evaluate_one(one, 0, ctx, comp.draw_randoms(1, 2, run_.gen, ctx))
-    res.witness = {"seed": seed, "dims": comp.dims, "values": values_json(sides.values), **detail}
-    return True
+        run.tally.unconfirmed_rejections = 1
+        return None
+    message = (f"Monte-Carlo mean differs from the claimed value by {z2:.1f} standard errors "
+               f"({again.samples} fresh samples; Holm-corrected threshold {z_crit:.2f})")
+    witness = MonteCarloRefutation(run.seed, comp.dims, i, again.mean[0].tolist(), again.claimed[0].tolist(),
+                                   again.se[0].tolist(), again.samples)
+    refutation = Outcome(Verdict.refuted, message, _relative((again.mean - again.claimed).abs(), again.claimed),
+                         (agreement, witness))
+    # confirmed: recorded before the instance's values are added, so that a failure there cannot lose it
+    run.refutation = refutation
+    sides = comp.evaluate_one(one, 0, run_.ctx, comp.draw_randoms(1, 2, run_.ctx.gen, run_.ctx))
+    return dataclasses.replace(refutation, evidence=(agreement, dataclasses.replace(
+        witness, values=values_json(sides.values))))
 
 
-def _admissible(comp: Compiled, theta: dict, b: int, gen: torch.Generator, ctx: dict,
-                tol: float | None) -> tuple[dict, int]:
+def _admissible(comp: Compiled, theta: dict, b: int, ctx: NumericContext, tol: float | None) -> tuple[dict, int]:
     """The instances of ``theta`` that satisfy the check's assumptions (judged on one draw of the random
     hypotheses, which assumptions about the instance do not involve), and how many there are."""
     with torch.no_grad():
-        sides = comp.evaluate(theta, ctx, comp.draw_randoms(b, 1, gen, ctx), keep_samples=True)
-        ok = score_sides(sides, tol, ctx["dtype"]).assume_ok
+        sides = comp.evaluate(theta, ctx, comp.draw_randoms(b, 1, ctx.gen, ctx), keep_samples=True)
+        ok = score_sides(sides, tol, ctx.dtype).assume_ok
     keep = ok.nonzero().reshape(-1)
     return {n: {k: v[keep] for k, v in t.items()} for n, t in theta.items()}, int(keep.numel())
 
@@ -169,7 +175,7 @@ def _relative(x: torch.Tensor, claimed: torch.Tensor) -> float:
     return float((x.amax(1) / scale).amax())
 
 
-def _mc_run(comp: Compiled, theta: dict, b: int, s: int, gen: torch.Generator, ctx: dict) -> MCRun:
+def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) -> MCRun:
     # samples are drawn in chunks that stay well inside the batch cap (a quarter of it: the evaluation's
     # intermediates are larger than the draws), so a large sample count costs time, not the cap
     per_draw = max(1, sum(sampler_elements(r) for r in comp.randoms.values()))
@@ -179,7 +185,7 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, gen: torch.Generator, c
     total = 0
     while total < s:
         c = min(chunk, s - total)
-        randoms = comp.draw_randoms(b, c, gen, ctx)
+        randoms = comp.draw_randoms(b, c, ctx.gen, ctx)
         with torch.no_grad():
             sides = comp.evaluate(theta, ctx, randoms, keep_samples=True)
         rel, lhs, rhs = sides.relation_sides()[0]
@@ -194,6 +200,6 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, gen: torch.Generator, c
     mean = sums / total
     var = (sq / total - mean ** 2).clamp_min(0) * total / max(total - 1, 1)
     claimed = claimed.expand_as(mean) if claimed.shape != mean.shape else claimed
-    return MCRun(comp, theta, gen, mean, (var / total).sqrt(), claimed, op, total)
+    return MCRun(comp, theta, ctx, mean, (var / total).sqrt(), claimed, op, total)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...checks.claim import CompiledClaim
+from ...checks.validate import CheckedRegistry, check_registry
 from ...registry import LeanLink, Registry
 from . import faithful, vacuity
 from .decide import decide
@@ -105,7 +107,7 @@ def formal_status(idx: LeanIndex, links: Links, build: BuildResult) -> dict[str,
 
 
 def coverage(registry: Registry, status: dict[str, dict]) -> dict[str, int]:
-    content = [cid for cid, c in registry.claims.items() if has_content(cid, c)]
+    content = [cid for cid, c in registry.claims.items() if has_content(registry, c)]
     formal = [status.get(cid, {}).get("formal", "none") for cid in content]
     return {"claims_with_content": len(content), "stated": sum(f != "none" for f in formal),
             "proved": sum(f in ("proof-written", "checked") for f in formal),
@@ -115,6 +117,12 @@ def coverage(registry: Registry, status: dict[str, dict]) -> dict[str, int]:
 def audit_project(registry: Registry, lean_root: Path, mapping_dir: Path | None = None,
                   names_dir: Path | None = None, build: bool = False, count_models: vacuity.ModelCounter | None = None,
                   timeout: int = 3600, shown_relative_to: Path | None = None) -> LeanAudit:
+    """The whole audit of a registry's Lean side. The claims' compiled checks give the names a hypothesis
+    may map to, and ``count_models`` draws on them (vacuity); a check that does not compile is a finding
+    of its claim here, not a reason to stop."""
+    checked, problems = (registry, []) if isinstance(registry, CheckedRegistry) else check_registry(registry)
+    compiled: dict[str, CompiledClaim | str] = {**checked.compiled}
+    compiled.update({p.claim_id: p.message for p in problems if p.claim_id and p.claim_id not in compiled})
     idx = index(lean_root, shown_relative_to)
     links = registry_links(registry)
     if mapping_dir is not None:
@@ -146,11 +154,12 @@ def audit_project(registry: Registry, lean_root: Path, mapping_dir: Path | None 
             result.findings.append(faithful.Finding(cid, "reading", f"read {structured.reading} without `differs`"))
         _check_hypothesis_names(idx, decl, cid, structured, result)
         claim = registry.claims[cid]
-        result.findings.extend(vacuity.unmapped_hypotheses(cid, claim, structured, decl.name))
+        mine = compiled.get(cid)
+        result.findings.extend(vacuity.unmapped_hypotheses(cid, claim, mine if not isinstance(mine, str) else None,
+                                                           structured, decl.name))
         result.notes.extend(vacuity.untested_hypotheses(cid, structured))
         if count_models is not None:  # the engine's draws (handed in: the provers do not import the engine)
-            result.findings.extend(vacuity.sampled_vacuity(cid, claim, registry.conventions.get(cid, {}),
-                                                           count_models, declaration=decl.name))
+            result.findings.extend(vacuity.sampled_vacuity(cid, claim, mine, count_models, declaration=decl.name))
     return result
 
 

@@ -21,15 +21,15 @@ from ...registry import Claim, Kind, LeanLink, Registry
 from ...registry.graph import build_graph
 from .index import LeanIndex
 
-# the claims that should have a Lean statement: tiers T0–T8′ of the derivation and S1–S14 of the RGAT
-# supplement (with their corrections and sub-clauses), when they have mathematical content
-CONTENT_ID = re.compile(r"^(T[0-8]'?\.|S(1[0-4]|[1-9])(\.|$))")
+# kinds without mathematical content to state: no Lean statement is expected of them
 NO_CONTENT = {Kind.remark, Kind.algorithm, Kind.empirical}
-_CITATION = re.compile(r"^\*\*([^*\s]+)\*\*")  # a docstring opening with **T2.9** states that claim
+_CITATION = re.compile(r"^\*\*([^*\s]+)\*\*")  # a docstring opening with **<claim id>** states that claim
 
 
-def has_content(cid: str, claim: Claim) -> bool:
-    return bool(CONTENT_ID.match(cid)) and claim.kind not in NO_CONTENT
+def has_content(registry: Registry, claim: Claim) -> bool:
+    """The claim should have a Lean statement: its document says so (``lean_statements``), and it has
+    mathematical content to state."""
+    return registry.lean_expected(claim) and claim.kind not in NO_CONTENT
 
 
 @dataclass
@@ -96,7 +96,7 @@ def read_mapping_files(folder: Path, into: Links, registry: Registry | None = No
 
 
 def _key_lines(path: Path) -> dict[str, int]:
-    """Line of each top-level key (for messages); ids may be quoted (T6'.1)."""
+    """Line of each top-level key (for messages); ids may be quoted (an id with a prime)."""
     out = {}
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         m = re.match(r"""^(["']?)([^\s:"'#][^:]*?)\1\s*:""", line)
@@ -141,10 +141,11 @@ def both_ways(registry: Registry, idx: LeanIndex, links: Links) -> list[str]:
     problems = []
     table = idx.by_name()
     for cid, claim in registry.claims.items():
-        if not has_content(cid, claim):
+        if not has_content(registry, claim):
             continue
         if cid not in links.links and cid not in links.skipped:
-            problems.append(f"{cid}: no Lean statement (kind {claim.kind.value}, among the tiers T0–T8′ / S1–S14)")
+            problems.append(f"{cid}: no Lean statement (kind {claim.kind.value}; its document {claim.document} "
+                            "expects one)")
     linked = set()
     for cid, link in links.links.items():
         for name in declared_names(link):

@@ -32,7 +32,7 @@ def print_audit(audit: LeanAudit, sources_only: bool = False) -> None:
             via = f" (sorry via {c['sorry_via']})" if c["formal"] == "sorry" and c["sorry_via"] else ""
             print(f"  {c['id']:<22} {c['formal']:<14} {c['lean']}{via}")
         cov = audit.coverage
-        print(f"coverage of the {cov['claims_with_content']} claims of T0–T8′ / S1–S14 with content: "
+        print(f"coverage of the {cov['claims_with_content']} claims with content whose documents expect a Lean statement: "
               f"{cov['stated']} stated, {cov['proved']} with a proof ({cov['checked']} checked), "
               f"{cov['sorry']} sorry or only stated; {len(audit.skipped)} skipped by the mapping")
         for p in audit.mapping_problems:

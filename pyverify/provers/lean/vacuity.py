@@ -18,29 +18,28 @@ import re
 from collections.abc import Callable
 
 
+from ...checks.claim import CompiledClaim
 from ...registry import Claim, LeanLink, Verdict
 from .faithful import Finding
 
-# (claim, conventions, seed) -> (draws per assignment, draws meeting every assume, of those non-zero ones,
-# draws whose evaluation raised and were skipped)
-ModelCounter = Callable[[Claim, dict, int], "tuple[int, int, int, int] | None"]
+# (compiled check, seed) -> (draws per assignment, draws meeting every assume, of those non-zero ones, draws
+# whose evaluation raised and were skipped); None for a check without per-instance assumes
+ModelCounter = Callable[[CompiledClaim, int], "tuple[int, int, int, int] | None"]
 
 
-def check_names(claim: Claim) -> set[str]:
-    """Names a hypothesis may map to: givens, wheres, identifiers and texts of the assumes."""
+def check_names(claim: Claim, compiled: CompiledClaim | None) -> set[str]:
+    """Names a hypothesis may map to: givens, wheres, sweep sizes (which the samplers' parameters name),
+    the texts of the assumes and the identifiers they use (read from the compiled check)."""
     check = claim.check
     if check is None:
         return set()
     names = set(check.given) | set(check.where) | set(check.dims or {})  # dims: the sizes the check sweeps
-    for text in check.given.values():  # the samplers' parameters (`small_angle(eps)`: eps)
-        names |= _free_names(text)
     assumes = [check.assume] if isinstance(check.assume, str) else list(check.assume or [])
-    for text in assumes:
-        names.add(text.strip())
-        try:
-            names.update(n.id for n in ast.walk(ast.parse(text, mode="eval")) if isinstance(n, ast.Name))
-        except SyntaxError:
-            continue  # the engine reports a malformed assume as the claim's error
+    names.update(text.strip() for text in assumes)
+    if compiled is not None:  # its bound names include an order check's parameter, a sweep variable too
+        names.update(compiled.names)
+        names.update(n.id for rel in compiled.expressions.assumes for side in (rel.lhs, rel.rhs)
+                     for n in ast.walk(side) if isinstance(n, ast.Name))
     return names
 
 
@@ -53,18 +52,9 @@ def untested_hypotheses(cid: str, link: LeanLink) -> list[str]:
             for binder, target in link.hypotheses.items() if _NONE_WITH_REASON.match(target.strip())]
 
 
-def _free_names(text: str) -> set[str]:
-    """Identifiers of an expression that are not called (``small_angle(eps, lo=1)`` -> {eps})."""
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        return set()
-    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called}
-
-
-def unmapped_hypotheses(cid: str, claim: Claim, link: LeanLink, declaration: str | None) -> list[Finding]:
-    names = check_names(claim)
+def unmapped_hypotheses(cid: str, claim: Claim, compiled: CompiledClaim | None, link: LeanLink,
+                        declaration: str | None) -> list[Finding]:
+    names = check_names(claim, compiled)
     out = []
     for binder, target in link.hypotheses.items():
         if _NONE_WITH_REASON.match(target.strip()):
@@ -93,11 +83,12 @@ def _mentioned(target: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "".join(kept)))
 
 
-def sampled_vacuity(cid: str, claim: Claim, conventions: dict[str, str], count_models: ModelCounter,
+def sampled_vacuity(cid: str, claim: Claim, compiled: CompiledClaim | str | None, count_models: ModelCounter,
                     seed: int = 0, declaration: str | None = None) -> list[Finding]:
-    """Flag assumes that no drawn instance meets, or that only zero inputs meet. ``count_models`` is the
-    engine's sampler-driven counter (``pyverify.engine.hypotheses.count_models``), handed in by the caller
-    so that the provers do not import the engine (which imports them)."""
+    """Flag assumes that no drawn instance meets, or that only zero inputs meet. ``compiled``: the claim's
+    compiled check, or why it does not compile; ``count_models`` counts with the engine's samplers on it
+    (``pyverify.engine.hypotheses.count_models``), handed in by the caller so that the provers do not
+    import the engine (which imports them)."""
     check = claim.check
     if claim.expect == Verdict.vacuous:
         return [Finding(cid, "vacuity", "the engine's reviewed verdict of this claim is vacuous: its hypotheses "
@@ -105,7 +96,9 @@ def sampled_vacuity(cid: str, claim: Claim, conventions: dict[str, str], count_m
     if check is None or check.not_checkable or not check.assume:
         return []
     try:
-        counted = count_models(claim, conventions, seed)
+        if isinstance(compiled, str):
+            raise ValueError(compiled)
+        counted = count_models(compiled, seed) if compiled is not None else None
     except (ValueError, RuntimeError, TypeError) as exc:
         return [Finding(cid, "vacuity", f"the check could not be sampled to judge its hypotheses: {exc}", declaration)]
     if counted is None:

@@ -1,5 +1,7 @@
-"""What the verdicts mean for the dependency graph: dependents, the transitive reduction, and where each
-claim stands once the refuted claims it rests on, their severity and their corrections are known.
+"""What the verdicts mean, computed once for every reader (the command line's JSON, the report): the
+severity of a refutation, dependents and the transitive reduction of the dependency graph, where each
+claim stands once the refuted claims it rests on, their severity and their corrections are known, the
+endangered conclusions per document, and the command that reproduces a verdict.
 
 Everything here is a function of the registry and of verdicts the engine computed; nothing here
 computes or overrides a verdict.
@@ -7,13 +9,13 @@ computes or overrides a verdict.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 
-from ..registry import Registry
-from ..registry.graph import order_key
+from .registry import Claim, Registry, Verdict
 
 # A claim "holds on the code" when the engine found no violation or a prover reduced it.
 HOLDING = ("holds", "symbolic", "proved")
@@ -42,6 +44,7 @@ def dependents(registry: Registry) -> dict[str, list[str]]:
         for ref in claim.deps:
             if ref in out and cid not in out[ref]:
                 out[ref].append(cid)
+    order_key = registry.id_order()
     return {cid: sorted(ids, key=order_key) for cid, ids in out.items()}
 
 
@@ -65,25 +68,26 @@ def reduced_deps(registry: Registry) -> dict[str, list[str]]:
     return out
 
 
-def severity_of(claim: Any) -> dict[str, str] | None:
-    """The registry's ``severity`` of a claim as {level, reason}, or None when it is not assessed.
+def severity_of(claim: Claim) -> dict[str, str] | None:
+    """The registry's ``severity`` of a claim as {level, reason}, or None when it is not assessed."""
+    return claim.severity.model_dump() if claim.severity is not None else None
 
-    The field is read defensively: the registry may not carry it yet, and it may be a plain level
-    or a record with a level and a reason.
-    """
-    raw = getattr(claim, "severity", None)
-    if raw is None:
-        return None
-    if isinstance(raw, str):
-        level, reason = raw, ""
-    elif isinstance(raw, dict):
-        level, reason = raw.get("level"), raw.get("reason") or ""
-    else:
-        level, reason = getattr(raw, "level", None), getattr(raw, "reason", None) or ""
-    level = getattr(level, "value", level)
-    if level not in SEVERITY_LEVELS:
-        return None
-    return {"level": level, "reason": str(reason)}
+
+def check_row(row: dict[str, Any], claim: Claim) -> dict[str, Any]:
+    """A result's JSON (``Result.as_dict()``) as ``pyverify check`` prints it: a refuted claim carries the
+    registry's severity of the error (null: not assessed)."""
+    if row["verdict"] == Verdict.refuted.value:
+        row["severity"] = severity_of(claim)
+    return row
+
+
+SHELL_SAFE = re.compile(r"^[A-Za-z0-9._\-]+$")
+
+
+def reproduce_command(claim_id: str, seed: int, budget: str) -> str:
+    """A command that re-runs this claim's check with this run's seed and budget."""
+    quoted = claim_id if SHELL_SAFE.match(claim_id) else f'"{claim_id}"'  # an id may hold a quote (a prime)
+    return f"pyverify check {quoted} --seed {seed} --budget {budget}"
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,7 @@ def standings(registry: Registry, verdicts: dict[str, str | None]) -> dict[str, 
     A correction does not rest on the claim it corrects (it replaces it), so that premise is skipped.
     """
     g = premise_graph(registry)
+    order_key = registry.id_order()
     fixes = corrections_of(registry)
     refuted = {cid for cid, v in verdicts.items() if v == "refuted"}
     out = {}
@@ -140,11 +145,18 @@ def standings(registry: Registry, verdicts: dict[str, str | None]) -> dict[str, 
     return out
 
 
+def endangering(false_premises: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The false premises (of ``standings``) that endanger a claim: unrepaired (no correction that holds),
+    of a severity that breaks the argument (substantive, or not assessed)."""
+    return [p for p in false_premises
+            if p.get("correction_verdict") not in HOLDING and p.get("severity") not in HARMLESS_SEVERITIES]
+
+
 def _standing(verdict: str | None, false: list[dict[str, Any]]) -> str:
     if verdict == "refuted":
         return "refuted"
     unrepaired = [p for p in false if p["correction_verdict"] not in HOLDING]
-    if any(p["severity"] not in HARMLESS_SEVERITIES for p in unrepaired):
+    if endangering(false):
         return "rests-on-false"
     if unrepaired:
         return "rests-on-typo"
@@ -159,4 +171,5 @@ def endangered(registry: Registry, standing: dict[str, Standing]) -> dict[str, l
     for cid, claim in registry.claims.items():
         if standing[cid].standing == "rests-on-false":
             out.setdefault(claim.document, []).append(cid)
+    order_key = registry.id_order()
     return {doc: sorted(ids, key=order_key) for doc, ids in out.items()}

@@ -10,7 +10,7 @@ Two score forms are supported: ``product`` (the logit is (Pi R(r_i) P q)^T (Pi R
 only when the generators commute) and ``difference`` (R(r_j - r_i) inside the logit, which is a function
 of the displacement for ANY generators, so a non-commuting family is not reported as breaking the
 relative law). Each guarantee names the hypothesis that fails; measured translation defects and the
-T5.3.half bound are reported with the float64 rounding allowance they are compared with.
+commutator bound are reported with the float64 rounding allowance they are compared with.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 
 import torch
 
-from . import rotations
-from .certify import TOL, HeadReport, _guarantee, observed_defect
+from ..attention import rotations
+from .layer import TOL, HeadReport, _guarantee, observed_defect
 
 FORMS = ("product", "difference")
 KNOWN = ("L", "U", "freqs", "P", "Pi_act", "scale")

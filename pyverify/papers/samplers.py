@@ -1,4 +1,5 @@
-"""Families of skew generators (commuting, free, nearly commuting) and post-rotations (structured, Cayley)."""
+"""The papers' hypotheses: families of skew generators (commuting, free, nearly commuting), post-rotations
+(structured, Cayley) and orthogonal random features; registered with ``pyverify.plugin.sampler``."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import math
 
 import torch
 
-from ...attention import rotations
-from .base import Constraint, Derived, Param, Sampler
+from ..attention import random_features, rotations
+from ..checks.samplers.base import Constraint, Derived, Param, Sampler
+from ..checks.samplers.misc import Gaussian
 
 _D = Param("d", "int", positional=True, lo=1, doc="dimension")
 _DC = Param("dc", "int", positional=True, lo=1, doc="number of generators d_c")
@@ -193,3 +195,23 @@ class CayleyPost(CommutingSkew):
         return (v["P"].transpose(-1, -2) @ v["P"] - eye).abs().flatten(1).amax(1) <= tol
 
     symbolic_instance = Sampler.symbolic_instance  # the generic block form does not describe this family
+
+
+class ORF(Gaussian):
+    """Random variable: block-orthogonal Gaussian features (m, d) (random_features.gaussian_orthogonal).
+    Instances satisfy: rows orthogonal in blocks of d, marginally N(0, I).
+    """
+
+    name, hypothesis = "orf", "rows orthogonal in blocks of d, marginally N(0, I)"
+    params = (Param("m", "int", positional=True, lo=1, doc="number of features"),
+              Param("d", "int", positional=True, lo=1, doc="dimension"))
+
+    def shape(self):
+        return (self.p["m"], self.p["d"])
+
+    def draw(self, b, s, gen, ctx):
+        m, d = self.shape()
+        return random_features.gaussian_orthogonal(m, d, generator=gen, batch=(b, s)).to(**ctx)
+
+
+HYPOTHESES = (CommutingSkew, SkewFamily, NearCommutingSkew, StructuredPost, CayleyPost, ORF)

@@ -1,16 +1,17 @@
 """Certification of a trained ESPR attention layer: measure what the theorems assume, and state which
-registry guarantees then hold — each resting on a claim whose verdict the engine computes in this run.
+guarantees then hold — each resting on a registry claim (``rests_on``: the table a content package
+registered for the layer) whose verdict the engine computes in this run.
 
 ``measure`` reads the parameters of ``ESPRAttention`` (a module or its state dict) per head:
 
-* ``eps_comm`` = max_{k,l} |[L_k, L_l]|_2 (T5.1; 0 for commuting generators),
+* ``eps_comm`` = max_{k,l} |[L_k, L_l]|_2 (0 for commuting generators),
 * ``lambda_max`` = max |lambda_ku| (frequencies), ``rho`` = |S|_2 of the Cayley post-rotation parameter,
-* ``eta_mix`` = |B| + |C| of U^T P U (T5.8), ``dist_A`` = Frobenius distance of P to the structured family,
+* ``eta_mix`` = |B| + |C| of U^T P U, ``dist_A`` = Frobenius distance of P to the structured family,
 * the orthogonality defects of U and P (rounding).
 
 ``certify`` turns these into guarantees: the exact relative law (needs eps_comm = 0), the post-rotation
 dropping out of the logits (needs dist_A = 0), and for non-commuting generators the defect bound
-|R(r_i)^T R(r_j) - R(r_j - r_i)| <= 1/2 eps_comm |r_i|_1 |r_j|_1 (T5.3.half, the sharpened T5.3).
+|R(r_i)^T R(r_j) - R(r_j - r_i)| <= 1/2 eps_comm |r_i|_1 |r_j|_1 (the sharpened commutator bound).
 A guarantee is reported only when the claim it rests on is `holds`/`symbolic`/`proved` in this run; each
 hypothesis that fails is named. The measured defect on random positions is reported beside the bound.
 
@@ -28,12 +29,20 @@ from typing import Any
 
 import torch
 
-from . import rotations
-from .rotations.layer import rotate_qk
-from .rotations.precision import PRECISION_RULE, as_positions, rotation_dtype
+from .. import contributions
+from ..attention import rotations
+from ..attention.rotations.layer import rotate_qk
+from ..attention.rotations.precision import PRECISION_RULE, as_positions, rotation_dtype
 
 TOL = 1e-9
-RESTS_ON = {"relative-law": "T2.9", "post-rotation-drops-out": "T3.6", "commutator-defect": "T5.3.half"}
+MECHANISM = "pyverify.attention.rotations.layer.ESPRAttention"  # whose registered guarantees certify reports
+
+
+def rests_on() -> dict[str, str]:
+    """Guarantee -> the id of the claim it rests on, as the installed content registered it for the layer
+    (empty when none did: then no guarantee can be established)."""
+    found = contributions.GUARANTEES.get(MECHANISM)
+    return dict(found.rests_on) if found is not None else {}
 
 
 def layer_matrices(state: dict[str, torch.Tensor], prefix: str = "") -> dict[str, Any]:
@@ -195,7 +204,7 @@ def certify(state: dict[str, torch.Tensor], verdicts: dict[str, str], prefix: st
 
 
 def _guarantee(key: str, text: str, verdicts: dict[str, str], failing: list[str]) -> dict[str, Any]:
-    cid = RESTS_ON[key]
+    cid = rests_on().get(key)
     verdict = verdicts.get(cid)
     sound = verdict in ("holds", "symbolic", "proved")
     status = "holds" if sound and not failing else ("hypothesis fails" if sound else "not established")

@@ -1,0 +1,438 @@
+"""What a verdict rests on, one class per kind of evidence.
+
+A judge returns its verdict with typed evidence; the report reads these classes, never dictionary keys.
+Each class says how it appears in the JSON contract: a *witness* (a counterexample: the ``witness``
+object of a refuted claim) or entries of the ``details`` object. Values inside are already plain data
+(numbers, nested lists; tensors were converted where the engine measured them); the JSON rounding to
+10 significant digits happens once, in ``Result.as_dict``.
+
+A new kind of evidence (a precision estimate, say) is one more class here: the result, the JSON and the
+report's evidence sentences pick it up by its type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Values = dict[str, Any]  # hypothesis name -> value (nested lists), a composite's parts as a dict
+
+
+class Evidence:
+    """Base of every kind of evidence."""
+
+    def details(self) -> dict[str, Any]:
+        """Its entries of the result's JSON ``details`` object (none by default)."""
+        return {}
+
+
+class Witness(Evidence):
+    """Evidence against a claim: the result's JSON ``witness``."""
+
+    def witness(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+# ------------------------------------------------------------------------------------------ witnesses
+@dataclass(frozen=True)
+class RelationAtWitness:
+    """Both sides of one relation of the assertion at a counterexample, and its measure there."""
+
+    relation: str
+    op: str
+    lhs: Any
+    rhs: Any
+    measure: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"relation": self.relation, "op": self.op, "lhs": self.lhs, "rhs": self.rhs, "measure": self.measure}
+
+
+@dataclass(frozen=True)
+class Counterexample(Witness):
+    """An instance violating a pointwise relation, re-checked in float64 on the one-instance path, with the
+    exact (ball / 60-digit) certificate its rounding judgement computed. Found by the search (``params``:
+    the samplers' parameters, shrunk where the violation survives rounding them) or one of the check's
+    fixed ``examples`` (its index)."""
+
+    seed: int
+    dims: dict[str, Any]
+    values: Values
+    relations: tuple[RelationAtWitness, ...]
+    certificate: dict[str, Any]
+    params: dict[str, Any] | None = None
+    example: int | None = None
+
+    def witness(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seed": self.seed, "dims": self.dims}
+        if self.example is not None:
+            out["example"] = self.example
+        else:
+            out["params"] = self.params
+        return {**out, "values": self.values, "relations": [r.as_dict() for r in self.relations],
+                "certificate": self.certificate}
+
+
+@dataclass(frozen=True)
+class ConstantGrowth(Witness):
+    """The smallest admissible constant of a relation growing along the sweep: no constant exists."""
+
+    relation: str
+    growth: tuple[tuple[dict[str, Any], float], ...]  # (sweep assignment, smallest constant there)
+    slope: float
+
+    def witness(self) -> dict[str, Any]:
+        return {"relation": self.relation, "growth": [{"dims": d, "ratio": r} for d, r in self.growth],
+                "slope": self.slope}
+
+
+@dataclass(frozen=True)
+class OrderRefutation(Witness):
+    """Measured log-log slopes outside the claimed order (``OrderEstimate`` has the summary)."""
+
+    seed: int
+    param: str
+    values: tuple[float, ...]
+    slopes: tuple[float, ...]
+    series: list  # the quantity of the first instances at each value of the parameter
+    dims: dict[str, Any] | None = None  # the assignment of the other sweep variables it was measured at
+
+    def witness(self) -> dict[str, Any]:
+        out = {"seed": self.seed, "param": self.param, "values": list(self.values), "slopes": list(self.slopes),
+               "series": self.series}
+        if self.dims is not None:
+            out["dims"] = self.dims
+        return out
+
+
+@dataclass(frozen=True)
+class OrderConstantGrowth(ConstantGrowth):
+    """The claimed order holds at every sweep assignment, but its leading constant (the largest
+    quantity / param^claimed) grows along the sweep: the O(.) is not uniform, no one constant works."""
+
+    seed: int
+    param: str
+    values: tuple[float, ...]
+    growth_along: str  # the sweep variable along which it grows
+
+    def witness(self) -> dict[str, Any]:
+        return {"seed": self.seed, "param": self.param, "values": list(self.values),
+                "growth_along": self.growth_along, **super().witness()}
+
+
+@dataclass(frozen=True)
+class MonteCarloRefutation(Witness):
+    """A Monte-Carlo mean that differs significantly from the claimed value, confirmed on fresh samples.
+    ``values``: the instance's hypotheses (None when evaluating them failed after the confirmation)."""
+
+    seed: int
+    dims: dict[str, Any]
+    instance: int
+    mean: list
+    claimed: list
+    standard_error: list
+    samples: int
+    values: Values | None = None
+
+    def witness(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seed": self.seed, "dims": self.dims}
+        if self.values is not None:
+            out["values"] = self.values
+        return {**out, "instance": self.instance, "mean": self.mean, "claimed": self.claimed,
+                "standard_error": self.standard_error, "samples": self.samples}
+
+
+@dataclass(frozen=True)
+class RefutedPremise:
+    """A claim that a claim about other claims entails, refuted: its verdict, message, severity (None:
+    unassessed) and its own witness."""
+
+    id: str
+    verdict: str
+    message: str
+    severity: str | None = None
+    witness: dict[str, Any] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "verdict": self.verdict, "message": self.message}
+        if self.severity is not None:
+            out["severity"] = self.severity
+        if self.witness is not None:
+            out["witness"] = self.witness
+        return out
+
+
+@dataclass(frozen=True)
+class EntailedRefutation(Witness):
+    """A claim about other claims (``check.entails``) refuted: the entailed claims that are refuted."""
+
+    refuted: tuple[RefutedPremise, ...]
+
+    def witness(self) -> dict[str, Any]:
+        return {"entailed": [p.as_dict() for p in self.refuted]}
+
+
+# ------------------------------------------------------------------------------------ measurements
+@dataclass(frozen=True)
+class SearchRecord(Evidence):
+    """How the run went where it matters for trusting the verdict: fixed examples evaluated (and those
+    outside the assumptions), instances skipped because their evaluation raised, an ascent stopped early,
+    candidates the one-instance re-check did not confirm or the rounding judgement dismissed, Monte-Carlo
+    instances outside the assumptions and rejections fresh samples did not confirm."""
+
+    examples: int | None = None
+    examples_outside_assumptions: tuple[int, ...] = ()
+    rounding_candidates: tuple[str, ...] = ()
+    failed_instances: int = 0
+    ascent_stopped: str | None = None
+    unconfirmed_candidates: int = 0
+    instances_outside_assumptions: int | None = None
+    unconfirmed_rejections: int = 0
+
+    def details(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.examples is not None:
+            out["examples"] = self.examples
+        if self.examples_outside_assumptions:
+            out["examples_outside_assumptions"] = list(self.examples_outside_assumptions)
+        if self.rounding_candidates:
+            out["rounding_candidates"] = list(self.rounding_candidates)
+        if self.failed_instances:
+            out["failed_instances"] = self.failed_instances
+        if self.ascent_stopped is not None:
+            out["ascent_stopped"] = self.ascent_stopped
+        if self.unconfirmed_candidates:
+            out["unconfirmed_candidates"] = self.unconfirmed_candidates
+        if self.instances_outside_assumptions is not None:
+            out["instances_outside_assumptions"] = self.instances_outside_assumptions
+        if self.unconfirmed_rejections:
+            out["unconfirmed_rejections"] = self.unconfirmed_rejections
+        return out
+
+
+@dataclass(frozen=True)
+class Pending(Evidence):
+    """The claim has no executable check yet."""
+
+    def details(self) -> dict[str, Any]:
+        return {"pending": True}
+
+
+@dataclass(frozen=True)
+class NaNInstance(Evidence):
+    """An instance satisfying the hypotheses on which the check evaluates to NaN or infinity."""
+
+    values: Values
+
+    def details(self) -> dict[str, Any]:
+        return {"nan_values": self.values}
+
+
+@dataclass(frozen=True)
+class Tightness(Evidence):
+    """The largest lhs/rhs of the first bound found within the hypotheses (None: no bound resolved)."""
+
+    value: float | None
+
+    def details(self) -> dict[str, Any]:
+        return {"tightness": self.value}
+
+
+@dataclass(frozen=True)
+class TightnessSpread(Evidence):
+    """The tightness of a holding bound (or constant) found with several seeds: a supremum found by
+    search is a lower bound that depends on the seed."""
+
+    seeds: tuple[int, ...]
+    values: tuple[float | None, ...]
+
+    def details(self) -> dict[str, Any]:
+        found = [v for v in self.values if v is not None]
+        return {"tightness_spread": {"seeds": list(self.seeds), "values": list(self.values), "min": min(found),
+                                     "max": max(found)}}
+
+
+@dataclass(frozen=True)
+class ConstantOfRelation:
+    """One relation's smallest admissible constant along the sweep."""
+
+    relation: str
+    constant: float
+    by_size: tuple[tuple[dict[str, Any], float], ...]  # (sweep assignment, smallest constant there)
+    growth_slope: float | None = None  # log-log slope along the sweep (None: fewer than three sizes)
+    chosen: dict[str, Any] | None = None  # the existential constants' values that keep it bounded
+    polished: tuple[dict[str, Any], float] | None = None  # a larger ratio the polishing found, and where
+    growth_along: str | None = None  # the sweep variable along which the constant was found growing
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"relation": self.relation, "constant": self.constant,
+                               "by_size": [{"dims": d, "ratio": r} for d, r in self.by_size]}
+        if self.growth_slope is not None:
+            out["growth_slope"] = self.growth_slope
+        if self.chosen is not None:
+            out["chosen"] = self.chosen
+        if self.polished is not None:
+            out["polished"] = {"dims": self.polished[0], "ratio": self.polished[1]}
+        if self.growth_along is not None:
+            out["growth_along"] = self.growth_along
+        return out
+
+
+@dataclass(frozen=True)
+class ConstantEstimate(Evidence):
+    """The smallest constants the search could not beat (``lhs <= C rhs`` for some C), per relation."""
+
+    constants: tuple[ConstantOfRelation, ...]
+
+    @property
+    def constant(self) -> float:
+        return max(c.constant for c in self.constants)
+
+    def details(self) -> dict[str, Any]:
+        return {"constants": [c.as_dict() for c in self.constants], "constant": self.constant}
+
+
+@dataclass(frozen=True)
+class AssignmentOrder:
+    """The measured order at one assignment of the other sweep variables."""
+
+    dims: dict[str, Any]
+    measured_min: float
+    measured_median: float
+    measured_max: float
+    leading_constant: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"dims": self.dims, "measured_min": self.measured_min, "measured_median": self.measured_median,
+                "measured_max": self.measured_max, "leading_constant": self.leading_constant}
+
+
+@dataclass(frozen=True)
+class OrderEstimate(Evidence):
+    """The measured order of a quantity (median and range of the per-instance log-log slopes) against the
+    claimed one; ``measured_median`` None when nothing could be measured (the quantity below rounding at
+    every value, or no instance inside the assumptions)."""
+
+    claimed: float
+    param: str | None = None
+    values: tuple[float, ...] = ()
+    direction: str | None = None
+    measured_min: float | None = None
+    measured_median: float | None = None
+    measured_max: float | None = None
+    leading_constant: float | None = None
+    # the quantity at each value of the worst instance and two others (for the report's plot), their slopes
+    series: list | None = None
+    baseline: tuple[str, float] | None = None  # a trivial baseline's expression and its measured order
+    exact: bool = False  # the claim is an exact order (also refuted by a better one)
+    tolerance: float | None = None  # the slack on the slope
+    measured_worst: float | None = None  # the slope of the instance the verdict rests on
+    series_slopes: tuple[float, ...] = ()
+    # with a sweep: the order at every assignment (the summary above is that of the one the verdict rests on)
+    by_assignment: tuple[AssignmentOrder, ...] = ()
+    # with a sweep and a baseline of the claimed order: whether its leading constant is bounded along it
+    baseline_uniform: bool | None = None
+
+    def details(self) -> dict[str, Any]:
+        if self.measured_median is None:
+            return {"order": {"claimed": self.claimed, "measured": None}}
+        order: dict[str, Any] = {
+            "param": self.param, "values": list(self.values), "claimed": self.claimed, "direction": self.direction,
+            "exact": self.exact, "tolerance": self.tolerance, "measured_worst": self.measured_worst,
+            "measured_min": self.measured_min, "measured_median": self.measured_median,
+            "measured_max": self.measured_max, "leading_constant": self.leading_constant, "series": self.series,
+            "series_slopes": list(self.series_slopes)}
+        if self.by_assignment:
+            order["by_assignment"] = [a.as_dict() for a in self.by_assignment]
+        if self.baseline is not None:
+            order["baseline"] = {"expression": self.baseline[0], "measured_median": self.baseline[1]}
+            if self.baseline_uniform is not None:
+                order["baseline"]["uniform"] = self.baseline_uniform
+        return {"order": order}
+
+
+@dataclass(frozen=True)
+class MonteCarloAgreement(Evidence):
+    """A Monte-Carlo test: the largest z-score against the claim, the multiple-testing threshold, the
+    number of tests, and the smallest effect (relative to the claimed value) the sample size could detect."""
+
+    max_z: float
+    z_crit: float
+    tests: int
+    detectable_effect: float
+
+    def details(self) -> dict[str, Any]:
+        return {"max_z": self.max_z, "z_crit": self.z_crit, "tests": self.tests,
+                "detectable_effect": self.detectable_effect}
+
+
+@dataclass(frozen=True)
+class Inconclusive(Evidence):
+    """A test that could not have decided the claim at its sample size: what it could detect, and what
+    would decide it. (Its numbers are in ``MonteCarloAgreement``; this marks the outcome.)"""
+
+    detectable_effect: float
+    decides: str
+
+
+@dataclass(frozen=True)
+class EntailedVerdicts(Evidence):
+    """The verdicts of the claims a claim about other claims entails, which decide it."""
+
+    verdicts: tuple[tuple[str, str], ...]  # (claim id, verdict)
+
+    def details(self) -> dict[str, Any]:
+        return {"entailed": dict(self.verdicts)}
+
+
+@dataclass(frozen=True)
+class SymbolicProof(Evidence):
+    """A SymPy attempt at the identities, with its scope (dimensions, what was specialised)."""
+
+    proved: bool
+    scope: str
+    message: str
+
+    def details(self) -> dict[str, Any]:
+        return {"symbolic": {"proved": self.proved, "scope": self.scope, "message": self.message}}
+
+
+@dataclass(frozen=True)
+class Necessity(Evidence):
+    """Each hypothesis weakened in turn (relaxed sampler, dropped assumption) and what the search found."""
+
+    findings: tuple[tuple[str, str], ...]  # (what was weakened, whether a violation followed)
+
+    def details(self) -> dict[str, Any]:
+        return {"necessity": dict(self.findings)}
+
+
+@dataclass(frozen=True)
+class TrivialDistance:
+    """Where an existence witness lies relative to the trivial subfamily: one ``trivial`` relation's two
+    sides at it (e.g. its distance from the unperturbed case against the radius the relation names)."""
+
+    relation: str
+    lhs: Any
+    rhs: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"relation": self.relation, "lhs": self.lhs, "rhs": self.rhs}
+
+
+@dataclass(frozen=True)
+class ExistenceWitness(Evidence):
+    """An instance satisfying every relation of an existence claim; ``trivial``: one of its trivial
+    subfamily (the only kind found, which makes the claim vacuous); ``trivial_distance``: with a trivial
+    subfamily named, the witness's place relative to it."""
+
+    dims: dict[str, Any]
+    values: Values
+    trivial: bool = False
+    trivial_distance: tuple[TrivialDistance, ...] | None = None
+
+    def details(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"dims": self.dims, "values": self.values}
+        if self.trivial_distance is not None:
+            found["trivial_distance"] = [d.as_dict() for d in self.trivial_distance]
+        return {"trivial_witness" if self.trivial else "example": found}

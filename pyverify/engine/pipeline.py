@@ -1,0 +1,224 @@
+"""The phases of a check judged by the adversarial search, in order:
+
+examples -> generate -> confirm -> ascend -> polish -> judge -> symbolic / necessity
+
+* examples: the check's fixed instances (``confirm.refuted_by_an_example``);
+* per sweep assignment, generate random and degenerate instances; a judge that ``stops_early`` confirms
+  a candidate violation at once, and when the confirmation fails, generates and ascends afresh; otherwise
+  the ascent continues from the same stream; a candidate the ascent finds is confirmed in turn;
+* polish: each holding bound's tightness climbed once per claim, at the assignment where it is tightest;
+* judge: the kind's judge turns what was found into a verdict (``SearchJudge.verdict``);
+* symbolic and necessity: for a verdict that holds, a SymPy proof where the check asks for one, and each
+  hypothesis weakened in turn.
+
+The profile (``profiles.py``) says which phases run and what each may spend. The kinds judged this way
+(pointwise identities and bounds, unnamed constants, existence) differ only in their judge: whether the
+search stops early, whether a candidate refutes, what an assignment's search means, and the verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..checks.compiled import Compiled
+from ..registry import Verdict
+from .confirm import confirm, refuted_by_an_example
+from .context import NumericContext
+from .evidence import Evidence, NaNInstance, Necessity, SymbolicProof, Tightness
+from .falsify import Candidate, SearchOutcome, ascend, generate, recheck
+from .polish import polish
+from .result import Outcome, values_json
+from .run import ClaimRun
+
+
+@dataclass
+class Searched:
+    """What the search found over the sweep: per assignment its outcome, the summary over all of them,
+    and the polished ratios of a constant check."""
+
+    outcomes: list[tuple[Compiled, SearchOutcome]]
+    satisfiable: bool  # some instance satisfied the assumptions
+    worst_measure: list[float]
+    worst_ratio: list[float | None]
+    ratios_by_size: list[list[tuple[dict, float]]]  # per relation, (assignment, its largest ratio)
+    polished: dict[int, tuple[dict, float]]  # constant checks: per relation, the polished ratio and where
+    message: str  # the worst relative error / tightness per relation, in words
+    worst: float | None
+    tightness: Tightness | None
+
+
+class SearchJudge:
+    """A kind of relation judged by the search. Subclasses give the verdict."""
+
+    stops_early = True  # confirm the random phase's candidate before ascending
+    confirms = True  # a confirmed violation refutes the claim
+    polishes_constants = False  # polished ratios are the constant's, not the bounds' tightness
+
+    def judge(self, run: ClaimRun) -> Outcome:
+        return run_search(self, run)
+
+    def at_assignment(self, run: ClaimRun, comp: Compiled, out: SearchOutcome, ctx: NumericContext) -> Outcome | bool:
+        """What one assignment's search means beyond violations: an outcome ends the run, False leaves the
+        assignment out of the judgement (True: judged with the others)."""
+        if out.nan_instance is not None:
+            _, _, sides = recheck(comp, out.nan_instance.theta, run.tol)
+            return Outcome(Verdict.error, f"evaluation gave NaN/inf on an instance satisfying the hypotheses "
+                                          f"(dims {comp.dims})", None, (NaNInstance(values_json(sides.values)),))
+        return True
+
+    def after_search(self, run: ClaimRun) -> Outcome | None:
+        """An outcome decided once every assignment was searched, before any polishing."""
+        return None
+
+    def verdict(self, run: ClaimRun, searched: Searched) -> Outcome:
+        """The judge phase: the verdict from what the search found (pointwise and constant judges)."""
+        raise NotImplementedError(f"{type(self).__name__} decides in after_search")
+
+
+def run_search(judge: SearchJudge, run: ClaimRun) -> Outcome:
+    compiled, profile = run.compiled, run.profile
+    if compiled.check.examples and profile.runs("examples"):
+        outcome = refuted_by_an_example(run)
+        if outcome is not None:
+            return outcome
+    outcomes: list[tuple[Compiled, SearchOutcome]] = []
+    satisfiable = False
+    # the budget is per claim: a sweep shares it between its assignments (each gets at least a little)
+    share = len(compiled.assignments)
+    n_inst = max(16, profile.instances // share)
+    n_rest = max(2, profile.restarts // share) if profile.runs("ascend") else 0
+    for k, comp in enumerate(compiled.assignments):
+        ctx = run.stream(k)
+        out = _explore(run, comp, ctx, n_inst, n_rest, stop_early=judge.stops_early)
+        satisfiable |= out.satisfiable
+        meaning = judge.at_assignment(run, comp, out, ctx)
+        if isinstance(meaning, Outcome):
+            return meaning
+        if not meaning:
+            continue
+        if out.best is not None and judge.confirms:
+            refutation = confirm(run, comp, out.best)
+            if refutation is not None:
+                return refutation
+            # the random phase's candidate did not survive the re-check: the full adversarial search
+            out = _explore(run, comp, ctx, n_inst, n_rest, stop_early=False)
+            if out.best is not None:
+                refutation = confirm(run, comp, out.best)
+                if refutation is not None:
+                    return refutation
+        outcomes.append((comp, out))
+    decided = judge.after_search(run)
+    if decided is not None:
+        return decided
+    polished: dict[int, tuple[dict, float]] = {}
+    if profile.runs("polish") and profile.polish:
+        violation = _polish_bounds(run, outcomes, polished, judge.polishes_constants)
+        if violation is not None and judge.confirms:
+            refutation = confirm(run, *violation)
+            if refutation is not None:
+                return refutation
+    return judge.verdict(run, _summarise(outcomes, satisfiable, polished))
+
+
+def _explore(run: ClaimRun, comp: Compiled, ctx: NumericContext, n_inst: int, n_rest: int,
+             stop_early: bool) -> SearchOutcome:
+    """Generate, then ascend from the same stream unless stopping early at a candidate."""
+    out = generate(comp, n_inst, ctx, run.tol)
+    if not (stop_early and out.best is not None):
+        ascend(comp, out, n_rest, run.profile.steps, ctx, run.tol)
+    run.note_search(out.instances, out.failed_instances, out.ascent_failure)
+    return out
+
+
+def _polish_bounds(run: ClaimRun, searched: list[tuple[Compiled, SearchOutcome]],
+                   polished: dict[int, tuple[dict, float]], constant_kind: bool) -> tuple[Compiled, Candidate] | None:
+    """Polish each bound relation once per claim, at the sweep assignment where the search found it
+    tightest, from the instances kept there; the most violating instance met on the way, with its
+    assignment, if any.
+
+    A bound's polished ratio raises that assignment's ``worst_ratio``. The smallest admissible constant
+    of a ``constant`` check goes to ``polished`` instead: it is reported, but the growth along the sweep
+    is judged on the search's ratios, found alike at every size (one size polished could fake growth)."""
+    by_assignment: dict[int, dict[int, list[Candidate]]] = {}
+    n_rel = max((len(out.tightest) for _, out in searched), default=0)
+    for j in range(n_rel):
+        here = [k for k, (_, o) in enumerate(searched) if j < len(o.tightest) and o.tightest[j] and o.worst_ratio[j] is not None]
+        if not here:
+            continue
+        k = max(here, key=lambda k: searched[k][1].worst_ratio[j])
+        if searched[k][1].worst_ratio[j] >= 1 and not constant_kind:
+            continue  # the search already reached the bound
+        by_assignment.setdefault(k, {})[j] = searched[k][1].tightest[j]
+    violation = None
+    for k, starts in by_assignment.items():
+        comp, out = searched[k]
+        steps = run.profile.polish
+        if comp.unbatchable:  # evaluated instance by instance: one start each, fewer steps (as the search does)
+            starts, steps = {j: cs[:1] for j, cs in starts.items()}, max(5, steps // 4)
+        found = polish(comp, starts, steps, run.ctx, run.tol)
+        run.instances += sum(len(cs) for cs in starts.values()) * steps
+        for j, ratio in found.ratio.items():
+            if constant_kind:
+                polished[j] = (comp.dims, ratio)
+            else:
+                out.worst_ratio[j] = max(out.worst_ratio[j], ratio)
+        if not constant_kind and found.violation is not None and (violation is None or found.violation.score > violation[1].score):
+            violation = (comp, found.violation)
+    return violation
+
+
+def _summarise(outcomes: list[tuple[Compiled, SearchOutcome]], satisfiable: bool,
+               polished: dict[int, tuple[dict, float]]) -> Searched:
+    ratios_by_size: list[list[tuple[dict, float]]] = [[] for _ in (outcomes[0][0].relations if outcomes else [])]
+    worst_measure: list[float] = []
+    worst_ratio: list[float | None] = []
+    for comp, out in outcomes:
+        if not worst_measure:
+            worst_measure, worst_ratio = list(out.worst_measure), list(out.worst_ratio)
+        else:
+            worst_measure = [max(a, b) for a, b in zip(worst_measure, out.worst_measure)]
+            worst_ratio = [b if a is None else (a if b is None else max(a, b)) for a, b in zip(worst_ratio, out.worst_ratio)]
+        for j, q in enumerate(out.worst_ratio):
+            if q is not None:
+                ratios_by_size[j].append((comp.dims, q))
+    parts = []
+    relations = outcomes[0][0].relations if outcomes else []
+    for rel, m, q in zip(relations, worst_measure, worst_ratio):
+        if rel.op == "==":
+            parts.append(f"max relative error {m:.3g}")
+        elif q is not None and math.isfinite(q):
+            parts.append(f"tightness max lhs/rhs {q:.4g}")
+    worst, tightness = None, None
+    if worst_measure:
+        eqs = [m for rel, m in zip(relations, worst_measure) if rel.op == "=="]
+        rat = [q for q in worst_ratio if q is not None and math.isfinite(q)]
+        worst = max(eqs) if eqs else (max(rat) if rat else max(worst_measure))
+        tightness = Tightness(rat[0] if rat else None)
+    return Searched(outcomes, satisfiable, worst_measure, worst_ratio, ratios_by_size, polished, "; ".join(parts),
+                    worst, tightness)
+
+
+def measured(searched: Searched) -> tuple[Evidence, ...]:
+    """The search's own evidence: the tightness of the bounds, where there are relations."""
+    return (searched.tightness,) if searched.tightness is not None else ()
+
+
+def holds(run: ClaimRun, searched: Searched, evidence: tuple[Evidence, ...]) -> Outcome:
+    """``holds`` on what the search found; then the symbolic and necessity phases, where they run."""
+    message = searched.message or f"no violation in {run.instances} instances"
+    verdict = Verdict.holds
+    check = run.compiled.check
+    if check.symbolic is not None and run.profile.runs("symbolic"):
+        from ..provers.symbolic import prove
+
+        outcome = prove(run.compiled)
+        evidence += (SymbolicProof(outcome.proved, outcome.scope, outcome.message),)
+        if outcome.proved:
+            verdict = Verdict.symbolic
+            message = f"SymPy reduced the identity to zero ({outcome.scope}); numerically: {message}"
+    if run.profile.runs("necessity"):
+        from .necessity import necessity
+
+        evidence += (Necessity(tuple(necessity(run, run.compiled.assignments[0]).items())),)
+    return Outcome(verdict, message, searched.worst, evidence)
