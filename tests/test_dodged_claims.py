@@ -16,7 +16,8 @@ import shutil
 import pytest
 
 from pyverify.checks.validate import validate_registry
-from pyverify.engine import check_claim
+from pyverify.engine import check_claim, run_claim
+from pyverify.report.evidence import evidence_sentences
 from pyverify.registry import load_registry
 
 from conftest import PAPERS as DEFAULT_REGISTRY
@@ -150,6 +151,10 @@ def test_a_constant_chosen_before_the_data_may_grow_along_no_sweep_variable(tmp_
              " dims: {a: [1, 2, 4], b: [1, 4, 16]}}}\n")
     before = check_claim(_registry(tmp_path, claim % "before-data"), "A.1", "quick", 0)
     assert before.verdict.value == "refuted" and "grows" in before.message
+    assert before.details["constants"][0]["growth_along"] == "b"
+    # the witness is the line along b (a held at one value), sorted along it
+    assert [g["dims"]["b"] for g in before.witness["growth"]] == [1, 4, 16]
+    assert len({g["dims"]["a"] for g in before.witness["growth"]}) == 1
     per_b = check_claim(_registry(tmp_path, claim % "per-parameter, depends_on: [b]"), "A.1", "quick", 0)
     assert per_b.verdict.value == "holds", per_b.message
 
@@ -160,9 +165,15 @@ def test_an_order_must_hold_uniformly_along_the_sweep(tmp_path):
     claim = ("  - {id: O.1, title: t, document: d, locator: x, kind: asymptotic, statement: x, check: {relation: order,"
              " given: {t: 'scalar(0.5, 1)'}, assert: '%s', order: {param: eps, values: [0.1, 0.05, 0.025], claimed: 2},"
              " dims: {n: [1, 4, 16]}}}\n")
-    assert check_claim(_registry(tmp_path, claim % "n * (eps * t) ** 2"), "O.1", "quick", 0).verdict.value == "refuted"
+    growing = check_claim(_registry(tmp_path, claim % "n * (eps * t) ** 2"), "O.1", "quick", 0)
+    assert growing.verdict.value == "refuted" and "not uniformly" in growing.message
+    assert growing.witness["growth_along"] == "n" and [g["dims"]["n"] for g in growing.witness["growth"]] == [1, 4, 16]
+    assert any("grows with size" in s for s in evidence_sentences(growing))
     res = check_claim(_registry(tmp_path, claim % "(eps * t) ** 2"), "O.1", "quick", 0)
     assert res.verdict.value == "holds" and len(res.details["order"]["by_assignment"]) == 3
+    # the claimed order held at n = 1 only (order 2 / n) refutes, naming the first assignment where it fails
+    wrong = check_claim(_registry(tmp_path, claim % "eps ** (2 / n) * t"), "O.1", "quick", 0)
+    assert wrong.verdict.value == "refuted" and wrong.witness["dims"] == {"n": 4}, wrong.message
 
 
 @pytest.mark.parametrize("entails, problem", [
@@ -189,6 +200,11 @@ def test_a_claim_about_other_claims_is_judged_from_their_verdicts(tmp_path):
     refuted = check_claim(registry, "E.1", "quick", 0)
     assert refuted.verdict.value == "refuted" and refuted.witness["entailed"][0]["id"] == "F.1"
     assert refuted.witness["entailed"][0]["severity"] == "minor"
+    assert refuted.details["entailed"] == {"T.1": "holds", "F.1": "refuted"}
+    assert evidence_sentences(refuted)[0].startswith("It entails that F.1 is true as printed; F.1 is refuted (minor)")
+    # checked alone, without its registry, it cannot be judged: an error that says so, not a verdict
+    alone = run_claim(registry.claims["E.2"], registry.conventions["E.2"], "quick")
+    assert alone.verdict.value == "error" and "judged from their verdicts" in alone.message
     assert check_claim(registry, "E.2", "quick", 0).verdict.value == "holds"
     # the batch path judges them after the claims they entail, which it checks although they were not selected
     from pyverify.engine import check_claims
