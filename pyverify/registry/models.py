@@ -218,6 +218,9 @@ class Check(BaseModel):
     samples: Annotated[StrictInt, Field(gt=0), AfterValidator(_within_cap(limits.SAMPLES, "samples"))] | None = None
     symbolic: Symbolic | None = None
     not_checkable: str | None = None
+    # a claim about other claims of the registry (their ids): it asserts or presupposes that they are true as
+    # printed ("these lemmas are mechanically verified"); judged by their verdicts (engine/entailment.py)
+    entails: Annotated[list[str], Field(min_length=1)] | None = None
     constant: ConstantSpec | None = None
     dims: dict[VariableName, DimValue] | None = None
     conventions: Conventions = Field(default_factory=Conventions)

@@ -12,8 +12,8 @@ import math
 from typing import Any
 
 from ..checks.claim import CompiledClaim
-from ..engine.evidence import (ConstantEstimate, ConstantGrowth, Counterexample, ExistenceWitness, Inconclusive,
-                               MonteCarloAgreement, MonteCarloRefutation, OrderEstimate, OrderRefutation,
+from ..engine.evidence import (ConstantEstimate, ConstantGrowth, Counterexample, EntailedRefutation, ExistenceWitness,
+                               Inconclusive, MonteCarloAgreement, MonteCarloRefutation, OrderEstimate, OrderRefutation,
                                SymbolicProof, Tightness)
 from ..engine.relations.order import orders_text
 from ..engine.result import Result, round_floats
@@ -200,6 +200,11 @@ def _expectation(w: MonteCarloRefutation) -> list[str]:
             + f" over {w.samples} fresh samples" + (f", at {at}." if at else ".")]
 
 
+def _entailed(w: EntailedRefutation) -> list[str]:
+    return [f"It entails that {p.id} is true as printed; {p.id} is refuted"
+            + (f" ({p.severity})" if p.severity else "") + f": {p.message}" for p in w.refuted]
+
+
 def _holds(result: Result, check: CompiledClaim | None) -> list[str]:
     out = []
     sym = result.find(SymbolicProof)
@@ -238,7 +243,7 @@ def evidence_sentences(result: Result, check: CompiledClaim | None = None) -> li
     if verdict == "refuted":
         for kind, say in ((Counterexample, lambda w: _counterexample(w, check)), (ConstantGrowth, _growth),
                           (OrderRefutation, lambda w: _order(result.find(OrderEstimate), w)),
-                          (MonteCarloRefutation, _expectation)):
+                          (MonteCarloRefutation, _expectation), (EntailedRefutation, _entailed)):
             found = result.find(kind)
             if found is not None:
                 return say(found)
