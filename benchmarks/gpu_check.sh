@@ -6,7 +6,10 @@
 #      planted precision defects caught (tests/attention/test_layer_precision.py prints every measured defect);
 #   2. the layer table against RoPE + SDPA at issue 20's shapes: fp32, bf16 autocast and bf16 parameters, fwd and
 #      fwd+bwd, eager and (in bf16 autocast) torch.compile, ratios measured side by side; aten operators and host
-#      synchronisations per call (benchmarks/bench_layer.py).
+#      synchronisations per call (benchmarks/bench_layer.py);
+#   3. the verdicts of the whole registry at quick on CUDA against the CPU, claim by claim (scripts/compare_devices.py;
+#      fails on any differing verdict or any claim ending in error); skipped without CUDA, a few claims with --smoke;
+#      capped at $VERDICTS_TIMEOUT seconds (default 240: the CUDA run is serial, and was slow in issue 20's measurement).
 # Usage: bash benchmarks/gpu_check.sh [--smoke]
 #   --smoke: one tiny shape and few repetitions, on whatever device there is (checks that the script works).
 # Python: $PYTHON, else python3 (on the GPU machine, the one holding a CUDA torch). Here: PYTHON=.venv/bin/python.
@@ -24,5 +27,13 @@ status=0
   | tee "$LOGS/device.txt" || status=1
 "$PY" -m pytest -q -s -p no:cacheprovider tests/attention/test_layer_precision.py 2>&1 | tee "$LOGS/precision.txt" || status=1
 "$PY" benchmarks/bench_layer.py "${bench_args[@]}" 2>&1 | tee "$LOGS/bench_layer.txt" || status=1
+if "$PY" -c "import sys, torch; sys.exit(not torch.cuda.is_available())"; then
+  only=()
+  [ "${1:-}" = "--smoke" ] && only=(--only T0.3 T4.4 ESPR.RF-unbiased PE.Lem11)
+  timeout "${VERDICTS_TIMEOUT:-240}" "$PY" scripts/compare_devices.py --run --budget quick --keep "$LOGS/verdicts" "${only[@]}" \
+    2>&1 | tee "$LOGS/compare_devices.txt" || status=1
+else
+  echo "no CUDA device: the CPU/CUDA verdict comparison is skipped" | tee "$LOGS/compare_devices.txt"
+fi
 echo "gpu_check: exit $status (logs in $LOGS/)"
 exit $status

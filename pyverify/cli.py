@@ -111,6 +111,25 @@ def cmd_graph(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _device_problem(spec: str) -> str | None:
+    """Why ``--device spec`` cannot run the checks here (None: it can): checked before any work."""
+    import torch
+
+    try:
+        device = torch.device(spec)
+    except (RuntimeError, ValueError):
+        return f"--device {spec}: not a device; give cpu or cuda[:N]"
+    if device.type == "cpu":
+        return None
+    if device.type != "cuda":
+        return f"--device {spec}: the checks run on cpu or cuda[:N], not {device.type}"
+    if not torch.cuda.is_available():
+        return f"--device {spec} was asked for, but no CUDA device is available (torch {torch.__version__})"
+    if device.index is not None and device.index >= torch.cuda.device_count():
+        return f"--device {spec}: there is no CUDA device {device.index} ({torch.cuda.device_count()} available)"
+    return None
+
+
 def _usage_error(msg: str) -> int:
     print(f"pyverify: {msg}", file=sys.stderr)
     return EXIT_INPUT
@@ -162,11 +181,9 @@ def _make_folder(folder: Path, shown: str) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    import torch
-
     _output_file(args.out)
-    if args.device.startswith("cuda") and not torch.cuda.is_available():
-        return _usage_error("--device cuda was asked for, but no CUDA device is available")
+    if (problem := _device_problem(args.device)) is not None:
+        return _usage_error(problem)
     from .analysis import check_row
     from .checks.validate import load_valid_registry
     from .engine import check_claims
@@ -270,6 +287,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     started = time.time()
     _output_folder(args.out)
+    if (problem := _device_problem(args.device)) is not None:
+        return _usage_error(problem)
     old = None
     if args.compare:
         try:  # read the old report first: a bad path should not cost a whole run
@@ -336,6 +355,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 def cmd_certify(args: argparse.Namespace) -> int:
     from .certify.command import certify_command
 
+    if args.module is not None:  # the laws are checked on the running layer: no claim verdict is needed
+        return certify_command(args, None)
     return certify_command(args, _load_registry_with_plugins(args.registry))
 
 
@@ -392,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="report", help="output folder (default report/)")
     p.add_argument("--budget", choices=["quick", "default", "thorough"], default="default")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--device", default="cpu")
+    p.add_argument("--device", default="cpu", help="cpu (default) or cuda[:N]")
     p.add_argument("--lean-build", action="store_true", help="run `lake build` first (formal status `checked` needs it)")
     p.add_argument("--compare", metavar="OLD_REPORT_JSON", default=None,
                    help="list what changed against an earlier report.json (verdicts, refutations, standings)")
@@ -416,13 +437,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_lean)
 
-    p = sub.add_parser("certify", parents=[common, plugins], help="measure a trained rotary layer's hypotheses and state what holds")
+    p = sub.add_parser("certify", parents=[common, plugins], help="a rotary layer: run it (--module) and check its laws, or "
+                       "measure its hypotheses from tensors (tensor-only) and state what holds")
     p.add_argument("state", type=Path, nargs="?", default=None,
                    help="a saved state dict (torch.save(layer.state_dict(), FILE)); with --adapter, what the adapter reads")
     p.add_argument("--adapter", default=None, metavar="PLUGIN:FUNC",
                    help="a function of a loaded plugin mapping the state dict to per-head L (or U, freqs), P, Pi_act, scale")
     p.add_argument("--tensors", type=Path, default=None, metavar="FILE",
                    help="a tensor file (safetensors/npz/pt, weights only) with tensors named L or U+freqs, P, Pi_act, scale")
+    p.add_argument("--module", default=None, metavar="PLUGIN:ADAPTER",
+                   help="run the layer: a ModuleAdapter (object or class) of a loaded plugin builds it, STATE "
+                   "(optional) is its checkpoint; per-head laws on its outputs, cache cold and warm")
+    p.add_argument("--dtype", choices=["module", "float32", "float64"], default="module",
+                   help="with --module: run the layer in its own dtype (default) or build it in this one")
+    p.add_argument("--probes", type=int, default=3, help="with --module: probe batches per law (default 3)")
     p.add_argument("--form", choices=["product", "difference"], default="product",
                    help="score form: (R(r_i) q)^T R(r_j) k (product) or q^T R(r_j - r_i) k (difference)")
     p.add_argument("--prefix", default="", help="key prefix of the layer inside a model's state dict, e.g. 'blocks.0.attn.'")

@@ -43,11 +43,11 @@ __all__ = ["function", "sampler", "figure", "guarantees", "reference", "PluginEr
 
 def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: Callable | None = None,
              ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
-             condition: Callable | None = None, failures: str = "claim") -> Any:
+             condition: Callable | None = None, failures: str = "claim", context: bool = False) -> Any:
     """Register ``torch_impl`` as function ``name`` of the check language; without ``torch_impl``, a
     decorator. The implementation works on ONE instance (the engine batches with torch.func.vmap)."""
     options = dict(doc=doc, sympy=sympy, ball=ball, precise=precise, conventions=conventions, condition=condition,
-                   failures=failures)
+                   failures=failures, context=context)
     if torch_impl is None:
         def decorate(fn: Callable) -> Callable:
             register_function(name, fn, **options)

@@ -129,6 +129,7 @@ def test_cli_adapter_names_the_failing_hypothesis(tmp_path, adapter_plugin, caps
     assert main(["certify", str(state), "--plugin", str(adapter_plugin), "--adapter", "mylayer:adapter"]) == 0
     out = capsys.readouterr().out
     assert "fails: P fixes the active subspace" in out and "rounding allowance" in out
+    assert "tensor-only: the layer is rebuilt from its tensors, its code is not run" in out
 
 
 def test_cli_adapter_needs_the_plugin_opt_in(tmp_path, adapter_plugin, capsys):

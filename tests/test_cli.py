@@ -82,13 +82,22 @@ def test_check_unknown_id_exits_2(capsys):
     assert code == 2
 
 
-def test_check_cuda_without_gpu_is_a_clear_error(capsys):
+def test_check_cuda_without_gpu_is_a_clear_error(capsys, tmp_path):
     import torch
 
     if torch.cuda.is_available():
         pytest.skip("a CUDA device is present: the no-GPU error cannot be shown here")
     code, _, err = run(capsys, "check", "P.sign-relative", "--registry", PLANTED, "--device", "cuda")
     assert code == 2 and "no CUDA device" in err
+    # the report too refuses before any work (it used to check every claim into `error` and exit 0)
+    code, out, err = run(capsys, "report", "--registry", PLANTED, "--device", "cuda:1", "--out", str(tmp_path / "r"))
+    assert code == 2 and "no CUDA device" in err and not (tmp_path / "r" / "report.json").exists()
+
+
+@pytest.mark.parametrize("spec, said", [("gpu", "not a device"), ("meta", "not meta"), ("cuda:x", "not a device")])
+def test_check_unusable_device_is_a_clear_error(capsys, spec, said):
+    code, out, err = run(capsys, "check", "P.sign-relative", "--registry", PLANTED, "--device", spec)
+    assert code == 2 and said in err and "Traceback" not in err and not out
 
 
 def test_same_seed_same_json_byte_for_byte(capsys, tmp_path):

@@ -176,3 +176,26 @@ def test_forkserver_workers_import_the_opted_in_plugins(monkeypatch):
     results = {r.id: r for r in check_claims(reg, ["TOY.1", "TOY.2"], budget="quick", jobs=2)}
     assert results["TOY.2"].verdict.value == "refuted", results["TOY.2"].message
     assert results["TOY.1"].verdict.value == "holds", results["TOY.1"].message
+
+
+def test_a_function_making_tensors_from_numbers_gets_the_context_where_asked():
+    import torch
+
+    from device_placement import stray_placement
+
+    def ramp(ctx, n):  # context=True: the numeric context comes first
+        return torch.arange(int(n), **ctx)
+
+    claim = _claim({"given": {"x": "vec(3)"}, "assert": "total(ramp(3)) + 0 * total(x) == 3"})
+    plugin.function("ramp", ramp, doc="0, 1, ..., n-1", context=True)
+    with stray_placement() as strays:
+        assert run_claim(claim, {}, budget="quick").verdict == "holds"
+    assert not strays.found
+    # the same function without the context makes its tensor off the device: what CUDA would refuse
+    plugins.unload_all()
+    plugin.function("ramp", lambda n: torch.arange(int(n), dtype=torch.float64), doc="0, 1, ..., n-1")
+    with stray_placement() as strays:
+        assert run_claim(claim, {}, budget="quick").verdict == "error"
+    assert "arange without device=" in strays.found.values()
+    with pytest.raises(plugins.PluginError, match="context=True"):
+        plugin.function("ramp2", lambda: None, doc="d", context=True)

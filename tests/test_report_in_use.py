@@ -417,9 +417,44 @@ def test_14_refuted_list_is_open_grouped_rendered_and_linked_and_vacuous_claims_
     assert page.errors == []
 
 
+# JS: every claim's panel opened with its reading unfolded, and the lists: the LaTeX commands a reader sees
+# as source text (inside rendered math too: a command latex2mathml leaves as text), by where they are. A
+# `quoted` span of a seed's garbled text is shown as code.verbatim, as printed, and is not counted.
+RAW_LATEX = r"""ids => {
+  const out = [], raw = /\\(?:[A-Za-z]+|[|{}])/g;
+  const look = (where, el) => {
+    const c = el.cloneNode(true);
+    c.querySelectorAll('pre, code.reproduce, code.verbatim, template, script').forEach(e => e.remove());
+    const found = c.textContent.match(raw);
+    if (found) out.push([where, found.slice(0, 3)]);
+  };
+  for (const id of ids) {
+    window.pyverifyReport.openPanel(id, {});
+    const panel = document.querySelector(`.claim-panel[data-id="${CSS.escape(id)}"]`);
+    panel.querySelectorAll('details').forEach(d => { d.open = true; });
+    look(id, panel);
+  }
+  ['#summary', '#refuted', '#implementation'].forEach(s => look(s, document.querySelector(s)));
+  return out;
+}"""
+
+
+def test_14_no_claim_text_shows_latex_source_titles_readings_and_notes_included(browser, full_report, claims):
+    page = _open(browser, full_report)
+    p = page.page
+    assert p.evaluate(RAW_LATEX, list(claims)) == []
+    # the readings that wrote LaTeX without $ are rendered (formulas in them), not escaped
+    bare = [cid for cid, c in claims.items() if c.get("reading") and "$" not in c["reading"] and "\\Pi_act" in c["reading"]]
+    assert bare
+    for cid in bare:
+        p.evaluate("id => window.pyverifyReport.openPanel(id, {})", cid)
+        assert p.locator(f'.claim-panel[data-id="{cid}"] .reading math').count() > 0, cid
+    assert page.errors == []
+
+
 # ------------------------------------------------------------------------------------ 15. graph legibility
 
-def test_15_labels_whole_wheel_scrolls_the_page_and_a_full_window_graph_fits(browser, full_report):
+def test_15_labels_whole_wheel_scrolls_the_page_and_a_full_window_graph_fits(browser, full_report, claims):
     page = _open(browser, full_report)
     p = page.page
     texts = p.eval_on_selector_all('.view[data-view="all"] .node', """ns => ns.map(n => [n.dataset.id,
@@ -452,12 +487,39 @@ def test_15_labels_whole_wheel_scrolls_the_page_and_a_full_window_graph_fits(bro
     p.mouse.wheel(0, -300)
     p.keyboard.up("Control")
     assert p.evaluate("document.querySelector('.view[data-view=\"all\"] svg.graph').getAttribute('viewBox')") != box
-    # a full-window graph whose fit really fits
+    # a full-window graph whose fit really fits, in every view and after the window is resized
     p.click("#full-window")
     canvas = p.locator("#canvas").bounding_box()
     assert canvas["width"] * canvas["height"] >= 0.5 * DESKTOP["width"] * DESKTOP["height"]
     p.click("#fit")
     assert p.evaluate(OUTSIDE) == []
+    p.evaluate("window.pyverifyReport.showView('rgat')")
+    assert p.evaluate(OUTSIDE) == []
+    p.evaluate("window.pyverifyReport.showView('all')")
+    before = p.locator("#canvas").bounding_box()["width"]
+    p.set_viewport_size({"width": 1920, "height": 1080})
+    p.wait_for_function(f"() => document.getElementById('canvas').getBoundingClientRect().width > {before + 200}")
+    p.wait_for_timeout(200)   # the resize observer refits on the next frame
+    assert p.evaluate(OUTSIDE) == []
+    # at fit the labels are too small to read: the node under the pointer, and the focused one, say their
+    # whole id, their title rendered and their verdict in page-sized text inside the window
+    label_px = p.evaluate("""() => { const svg = document.querySelector('.view[data-view="all"] svg.graph');
+        return 11 * svg.getScreenCTM().a; }""")
+    assert label_px < 9, label_px      # (else the labels themselves would be legible)
+    tip = p.locator("#node-tip")
+    for cid, how in (("RGAT.Def-injrad.corrected", "hover"), ("ESPR.Prop-active-block-near-identity", "hover"), ("T5.2", "focus")):
+        node = p.locator(f'.view[data-view="all"] .node[data-id="{cid}"]')
+        node.hover() if how == "hover" else node.focus()
+        assert tip.is_visible(), cid
+        said = tip.inner_text()
+        assert said.startswith(cid) and claims[cid]["verdict"] in said, said
+        size = p.evaluate("() => parseFloat(getComputedStyle(document.getElementById('node-tip')).fontSize)")
+        box = tip.bounding_box()
+        assert size >= 12 and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080
+        assert "\\" not in said
+        if "\\" in (claims[cid].get("title") or ""):
+            assert tip.locator("math").count() > 0, cid
+    p.mouse.move(5, 5)
     p.keyboard.press("Escape")
     assert not p.evaluate("document.body.classList.contains('full-window')")
     assert page.errors == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import html as html_text
 import re
 
+import pytest
+
 from pyverify.registry import load_registry
 from pyverify.report import html, layout, markdown, mathml, svg
 
@@ -117,6 +119,73 @@ def test_every_statement_and_title_of_the_registry_renders_without_latex_source(
     shown = {cid: _text(mathml.statement(c.statement)) + _text(mathml.title(c.title)) for cid, c in registry.claims.items()}
     assert {cid: t for cid, t in shown.items() if "\\" in t} == {}
     assert [cid for cid, c in registry.claims.items() if 'class="latex"' in str(mathml.statement(c.statement))] == []
+
+
+_VERBATIM = re.compile(r'<code class="verbatim"[^>]*>(.*?)</code>', re.S)
+_RAW = re.compile(r"\\(?:[A-Za-z]+|[|{}])")
+
+
+def _latex_source_shown(markup, source: str) -> list[str]:
+    """The LaTeX commands a reader would see as source text in rendered free text: anywhere (rendered
+    math included) but in a `quoted` span of a seed's text, shown as printed."""
+    shown = _RAW.findall(_text(_VERBATIM.sub("", str(markup))))
+    quoted = re.findall(r"`([^`]*)`", source)
+    shown += [v for v in _VERBATIM.findall(str(markup)) if _RAW.search(v) and html_text.unescape(v) not in quoted]
+    return shown
+
+
+def test_free_text_renders_latex_written_without_dollars_and_keeps_seed_quotes_as_printed():
+    source = r'the symmetry \Pi_act^T = \Pi_act is used ("using \Pi_act^T = \Pi_act"); k_j^(act) and lambda_1 >= 0'
+    out = mathml.prose(source)
+    assert _latex_source_shown(out, source) == [] and str(out).count("<math") == 4
+    assert _text(out).startswith("the symmetry ") and ' is used ("using ' in _text(out)
+    assert "λ" in _text(out) and "≥" in _text(out) and "(act)" in _text(out)
+    # a garbled seed quote in backticks stays as printed; one that is LaTeX is rendered
+    quoted = r"read `\y > --- > \,.` as `\lambda_1 \ge \lambda_n`"
+    out = mathml.prose(quoted)
+    assert _VERBATIM.findall(str(out)) == [r"\y &gt; --- &gt; \,."] and str(out).count("<math") == 1
+    assert _latex_source_shown(out, quoted) == []
+    # the check fails on a command shown as source: unknown LaTeX outside a quote, a \| left as text
+    planted = r"the \foobar{x} of y and \|x\| by hand"
+    assert _latex_source_shown(mathml.prose(planted), planted) != []
+    assert _latex_source_shown(mathml.escape(source), source) != []
+
+
+def test_every_reading_and_finding_note_of_the_registry_renders_without_latex_source():
+    """Before the fix 35 readings and 11 finding notes of the registry showed their LaTeX as source."""
+    registry = load_registry()
+    texts = [(cid, t) for cid, c in registry.claims.items() for t in [c.reading, *(f.note for f in c.findings)] if t]
+    assert sum("\\" in t for _, t in texts) > 40
+    assert {cid: shown for cid, t in texts if (shown := _latex_source_shown(mathml.prose(t), t))} == {}
+
+
+def _fragment_found(text: str, target: str) -> bool:
+    """As a browser finds a text fragment: whole words, any case, white space collapsed."""
+    squash = lambda s: re.sub(r"\s+", " ", s).strip().lower()   # noqa: E731
+    return re.search(r"(?<!\w)" + re.escape(squash(target)) + r"(?!\w)", squash(text)) is not None
+
+
+def test_every_document_link_points_at_text_its_document_contains(tmp_path):
+    from urllib.parse import unquote
+
+    from pyverify import contributions
+    folder = contributions.documents_folder()
+    if folder is None or not folder.is_dir():
+        pytest.skip("the source documents are not beside the project")
+    registry = load_registry()
+    report = {"documents": {k: {"title": d.title, "files": d.files} for k, d in registry.documents.items()}}
+    links = {cid: html._links({"id": cid, "document": c.document, "locator": c.locator}, report, tmp_path)
+             for cid, c in registry.claims.items()}
+    fragments = {cid: l["document"].split("#:~:text=") for cid, l in links.items() if "#:~:text=" in l.get("document", "")}
+    assert len(fragments) > 200 and all("document" in l for l in links.values())
+    wrong = {cid: target for cid, (file, target) in fragments.items()
+             if not _fragment_found((tmp_path / file).resolve().read_text(errors="replace"), unquote(target))}
+    assert wrong == {}
+    # the most specific part of a locator the document mentions; none when it mentions no part
+    some = (folder / registry.documents["pe-theory"].files[0])
+    assert unquote(html._locator_fragment(some, "Sec. 3, Theorem 1 (corrected)")) == "#:~:text=Theorem 1"
+    assert html._locator_fragment(some, "Sec. 99, Theorem 999") == ""
+    assert not _fragment_found("see Theorem 10", "Theorem 1") and _fragment_found("see\nTHEOREM  1.", "Theorem 1")
 
 
 def test_the_figure_check_finds_a_planted_contradiction(tmp_path):

@@ -13,7 +13,7 @@ SPECS = [
     "psd(3)", "orth(4)", "orth(3, det=-1)", "orth(4, det='any')", "commuting_skew(6, 2)", "commuting_skew(5, 3, m=1)",
     "commuting_skew(4, 2, U='identity')", "skew_family(4, 2)", "near_commuting_skew(4, 2, 0.1)", "structured_post(6, 2, m=2)",
     "structured_post(6, 2, m=2, leak=0.1)", "cayley_post(6, 2, rho=0.5)", "unit_quat()", "small_angle(0.1)", "simplex(5)",
-    "simplex(5, rows=3)",
+    "simplex(5, rows=3)", "int_position()", "int_position(3, 9, n=7)",
 ]
 
 
@@ -49,7 +49,8 @@ def test_the_hypothesis_check_can_fail():
     # a relaxed sampler's instances do not satisfy the original hypothesis
     gen = torch.Generator().manual_seed(1)
     for strict, loose in [("skew(4)", "mat(4)"), ("orth(4)", "mat(4)"), ("commuting_skew(4, 2)", "skew_family(4, 2)"),
-                          ("unit_quat()", "vec(4, lo=0.5, hi=1.5)"), ("psd(3)", "sym(3)")]:
+                          ("unit_quat()", "vec(4, lo=0.5, hi=1.5)"), ("psd(3)", "sym(3)"),
+                         ("int_position(0, 9)", "scalar(0, 9)")]:
         s, r = parse_sampler(strict, {}), parse_sampler(loose, {})
         value = r.value(r.init(16, gen, CTX))
         if isinstance(value, dict) and not isinstance(s.value(s.init(1, gen, CTX)), dict):

@@ -87,12 +87,12 @@ def positional_distributions(
 
 def _regime_prototypes(V: int, regimes: int, zipf_exponent: float, generator: torch.Generator) -> torch.Tensor:
     """One Zipf law per regime over its own random ranking of the vocabulary -> (regimes, V)."""
-    ranks = torch.arange(1, V + 1, dtype=torch.float64)
+    ranks = torch.arange(1, V + 1, dtype=torch.float64, device="cpu")
     zipf = ranks.pow(-zipf_exponent)
     zipf = zipf / zipf.sum()
-    prototypes = torch.empty(regimes, V, dtype=torch.float64)
+    prototypes = torch.empty(regimes, V, dtype=torch.float64, device="cpu")
     for r in range(regimes):
-        perm = torch.randperm(V, generator=generator)
+        perm = torch.randperm(V, generator=generator, device="cpu")
         prototypes[r, perm] = zipf
     return prototypes
 
@@ -105,13 +105,14 @@ def _law(n, V, regimes, zipf_exponent, drift, generator):
     if not 0.0 <= drift <= 1.0:
         raise ValueError(f"drift must lie in [0, 1], got {drift}")
     prototypes = _regime_prototypes(V, regimes, zipf_exponent, generator)
-    position = torch.arange(n)
+    position = torch.arange(n, device="cpu")
     regime = position * regimes // n                      # contiguous blocks of (almost) equal length
-    mu = torch.empty(n, V, dtype=torch.float64)
+    mu = torch.empty(n, V, dtype=torch.float64, device="cpu")
     for r in range(regimes):
         members = (regime == r).nonzero().flatten()
         length = members.numel()
-        t = torch.zeros(length, dtype=torch.float64) if length == 1 else torch.linspace(0, 1, length, dtype=torch.float64)
+        t = (torch.zeros(length, dtype=torch.float64, device="cpu") if length == 1
+             else torch.linspace(0, 1, length, dtype=torch.float64, device="cpu"))
         previous = prototypes[max(r - 1, 0)]
         following = prototypes[min(r + 1, regimes - 1)]
         # Within a regime the law drifts from its predecessor's flavour to its successor's:
@@ -149,7 +150,7 @@ def synthetic_positional_law(
     ``seed`` fixes the prototypes; :func:`synthetic_corpus` with the same arguments samples from
     exactly this law.
     """
-    generator = torch.Generator().manual_seed(int(seed))
+    generator = torch.Generator(device="cpu").manual_seed(int(seed))  # the law is drawn on the CPU
     mu, regime = _law(int(n), int(V), int(regimes), float(zipf_exponent), float(drift), generator)
     dtype = torch.float64 if dtype is None else dtype
     return mu.to(dtype=dtype, device=device), regime.to(device=device)
@@ -174,7 +175,7 @@ def synthetic_corpus(
     """
     if int(N) < 1:
         raise ValueError(f"N must be >= 1, got {N}")
-    generator = torch.Generator().manual_seed(int(seed))
+    generator = torch.Generator(device="cpu").manual_seed(int(seed))  # the law is drawn on the CPU
     mu, _ = _law(int(n), int(V), int(regimes), float(zipf_exponent), float(drift), generator)
     tokens = torch.multinomial(mu, int(N), replacement=True, generator=generator)  # (n, N)
     return tokens.transpose(0, 1).contiguous().to(device=device)

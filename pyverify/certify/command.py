@@ -1,4 +1,6 @@
-"""``pyverify certify``: a trained layer's measured hypotheses and the guarantees that then hold."""
+"""``pyverify certify``: a trained layer's measured hypotheses and the guarantees that then hold
+(tensor-only: from its state dict or an adapter's tensors), or, with ``--module``, the laws checked on the
+running layer."""
 
 from __future__ import annotations
 
@@ -47,8 +49,70 @@ def _layer_description(args):
     return describe(answer)
 
 
+def _module_command(args: argparse.Namespace) -> int:
+    """``certify --module PLUGIN:ADAPTER [CHECKPOINT]``: run the layer; exit 0 every law holds, 1 a law fails,
+    2 unusable input."""
+    import torch
+
+    from ..checks.plugins import PluginError, loaded_object
+    from .module import AdapterError, ModuleAdapter
+    from .running import certify_module
+
+    source = f"{args.module}" + (f" + {args.state}" if args.state is not None else "")
+    try:
+        adapter = loaded_object(args.module)
+        adapter = adapter() if isinstance(adapter, type) else adapter
+        if not isinstance(adapter, ModuleAdapter):
+            raise AdapterError(f"{args.module} is a {type(adapter).__name__}, not a pyverify.certify.module.ModuleAdapter")
+        state = _load_state(args.state) if args.state is not None else None
+    except (PluginError, AdapterError) as exc:
+        return _usage_error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - torch.load raises many kinds (pickle, zip, runtime)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return _usage_error(f"{args.state}: cannot load a state dict (weights only): {first}")
+    dtype = None if args.dtype == "module" else getattr(torch, args.dtype)
+    try:
+        report = certify_module(adapter, state, dtype=dtype, seed=args.seed, probes=args.probes)
+    except AdapterError as exc:
+        return _usage_error(f"{source}: {exc}")
+    failing = report.failing
+    if args.format == "json":
+        json.dump({"mode": "module", "module": args.module, "state": None if args.state is None else str(args.state),
+                   "ran": report.ran, "failing": failing, "findings": report.findings,
+                   "heads": [{"head": h.head, "laws": h.laws} for h in report.heads]}, sys.stdout, indent=1)
+        print()
+        return 1 if failing else EXIT_OK
+    ran = report.ran
+    print(f"{source}: the layer's own code was run — {ran['heads']} head(s) of size {ran['head_dim']}, "
+          f"dtype {ran['dtype']} (module's own: {ran['module_dtype']}; parameters stored in {ran['parameter_dtype']}), "
+          f"{ran['probes']} probe(s) of batch {ran['batch']} x seq {ran['seq']}, positions {ran['positions']}; "
+          f"{ran['cache']}")
+    built = ran["construction"]
+    print(f"construction: {'drew from' if built['used_global_rng'] else 'did not touch'} the global RNG (forked, restored)"
+          + ("; changed the default dtype (restored)" if built["changed_default_dtype"] else ""))
+    print(f"tolerance: {ran['tolerance_rule']} (u = {ran['unit_roundoff']:.3g}, max|angle| = {ran['max_angle']:.3g})")
+    for h in report.heads:
+        print(f"head {h.head}:")
+        for law, r in h.laws.items():
+            if r["status"] == "not applicable":
+                print(f"  {'n/a':<6} {law}: {r['why']}")
+                continue
+            where = f" with the cache {' and '.join(r['failing_states'])}" if r["failing_states"] else ""
+            print(f"  {r['status']:<6} {law}{where} (worst {r['worst_over_tolerance']:.3g} x tolerance)")
+    for finding in report.findings:
+        print(f"where: {finding}")
+    where = "; ".join(f"head {h.head}: {', '.join(h.failing)}" for h in report.heads if h.failing)
+    print("verdict: every law holds on every head" if not failing else f"verdict: fails — {where}")
+    return 1 if failing else EXIT_OK
+
+
 def certify_command(args: argparse.Namespace, reg) -> int:
-    """``pyverify certify``: exit 0, or 2 for input that does not describe a layer (the message says why)."""
+    """``pyverify certify``: exit 0, or 2 for input that does not describe a layer (the message says why);
+    with --module, 1 when a law fails on the running layer."""
+    if args.module is not None:
+        if args.adapter or args.tensors:
+            return _usage_error("--module runs a layer; --adapter and --tensors describe one from tensors: give one")
+        return _module_command(args)
     from . import layer
     from ..checks.plugins import PluginError
     from ..checks.samplers.base import SamplerError
@@ -79,12 +143,13 @@ def certify_command(args: argparse.Namespace, reg) -> int:
     except ValueError as exc:
         return _usage_error(f"{source}: {exc}")
     if args.format == "json":
-        json.dump({"state": source, "form": args.form, "radius": args.radius, "verdicts": verdicts,
+        json.dump({"mode": "tensor-only", "state": source, "form": args.form, "radius": args.radius, "verdicts": verdicts,
                    "heads": [{"head": r.head, "measured": r.measured, "guarantees": r.guarantees} for r in reports]},
                   sys.stdout, indent=1)
         print()
         return EXIT_OK
-    print(f"{source}: {len(reports)} head(s), {args.form} form; guarantees rest on "
+    print(f"{source} (tensor-only: the layer is rebuilt from its tensors, its code is not run; --module runs it): "
+          f"{len(reports)} head(s), {args.form} form; guarantees rest on "
           f"{', '.join(f'{k} ({v})' for k, v in verdicts.items())}")
     for r in reports:
         print(f"head {r.head}: " + ", ".join(_measured_text(k, v) for k, v in r.measured.items()))

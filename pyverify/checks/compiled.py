@@ -92,12 +92,12 @@ class TorchBackend(dsl.Backend):
             if isinstance(value, dict):  # gen where gen.L was meant
                 raise dsl.DSLError(f"{name}(...) was given a composite hypothesis (parts: {', '.join(value)}); "
                                    "pass one of its parts, e.g. gen.L")
-        if fn.needs_ctx:  # the constructors (I, zeros, ones): their arguments are sizes
+        if fn.sizes:  # the constructors (I, zeros, ones)
             _check_elements(math.prod(abs(_size(a)) for a in args), f"{name}(...)")
-            return fn.torch(self.ctx, *args, **kwargs)
         if fn.condition is not None and self.conditions is not None:
             self.conditions.append(fn.condition(*args).detach())
-        return fn.torch(*args, **{**fn.convention_kwargs(self.conventions), **kwargs})
+        context = (self.ctx,) if fn.needs_ctx else ()  # where a tensor made from numbers alone must go
+        return fn.torch(*context, *args, **{**fn.convention_kwargs(self.conventions), **kwargs})
 
     def reduce(self, name, values):
         if name == "sum":

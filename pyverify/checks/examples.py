@@ -31,7 +31,7 @@ class ExampleError(ValueError):
 
 def _expected(sampler: Sampler) -> Any:
     """One instance's value of the hypothesis (its shape is what an example must have)."""
-    gen = torch.Generator().manual_seed(0)
+    gen = torch.Generator(device="cpu").manual_seed(0)  # examples run on the CPU64 path
     value = sampler.value(sampler.init(1, gen, CPU64))
     return {k: v[0] for k, v in value.items()} if isinstance(value, dict) else value[0]
 
@@ -45,7 +45,7 @@ def _tensor(raw: Any, spec_dims: dict, where: str, key: tuple[str, ...], root: P
         except SamplerError as exc:
             raise ExampleError(f"{where}: {exc}", key) from None
     try:
-        return torch.tensor(raw, dtype=torch.float64)
+        return torch.tensor(raw, dtype=torch.float64, device="cpu")
     except (TypeError, ValueError, RuntimeError) as exc:
         raise ExampleError(f"{where}: not a number or a rectangular nested list ({exc})", key) from None
 
@@ -77,7 +77,7 @@ def _try_assignment(example: dict, givens: dict[str, Sampler], dims: dict, i: in
     for name, sampler in givens.items():
         values[name] = _value(name, example[name], sampler, dims, i, root)
         try:
-            inside = bool(torch.as_tensor(sampler.satisfied(values[name])).all())
+            inside = bool(torch.as_tensor(sampler.satisfied(values[name]), device="cpu").all())
         except NotImplementedError:  # a hypothesis that is only a shape (nothing more to check)
             inside = True
         if not inside:

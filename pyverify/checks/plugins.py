@@ -163,7 +163,7 @@ FAILURES = ("claim", "as-raised")
 
 def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Callable | None = None,
                       ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
-                      condition: Callable | None = None, failures: str = "claim") -> None:
+                      condition: Callable | None = None, failures: str = "claim", context: bool = False) -> None:
     ensure_content()
     _check_new_name(name)
     if failures not in FAILURES:
@@ -175,6 +175,11 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
     table = _convention_table(name, conventions)
     sig = _check_signature(name, torch_impl, [kw for _, kw, _ in table])
     arity = _positional_count(sig)
+    if context:  # the first positional argument is the numeric context, not an argument of the language
+        if arity[1] < 1:
+            raise PluginError(f"{name}: context=True passes the numeric context as the first positional "
+                              f"argument, which the implementation {name}{sig} does not take")
+        arity = (max(arity[0] - 1, 0), arity[1] - 1)
     for backend, meaning in (("sympy", sympy), ("ball", ball), ("precise", precise)):
         if meaning is not None:
             other = _positional_count(_check_signature(f"{name} ({backend})", meaning, ()))
@@ -185,7 +190,7 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
     impl = torch_impl if failures == "as-raised" else _guarded(name, owner.name, torch_impl)
     shown = doc.strip() if owner.content else f"{doc.strip()} [plugin {owner.name}]"
     record = vocabulary.Function(impl, shown, conventions=table, name=name, sympy=sympy, ball=ball, precise=precise,
-                                 condition=condition)
+                                 condition=condition, needs_ctx=context)
     vocabulary.VOCABULARY[name] = record
     owner.functions.append(name)
 
@@ -281,6 +286,14 @@ def load_opted_in(cli_specs: Iterable[str] = (), directory: Path | None = None) 
 def loaded_function(spec: str) -> Callable:
     """``PLUGIN:FUNC`` — a function of a plugin that was opted into (by name or as given to --plugin);
     nothing is imported here, so an adapter follows the same opt-in rules as every plugin."""
+    fn = loaded_object(spec)
+    if not callable(fn):
+        raise PluginError(f"{spec!r}: {spec.rpartition(':')[2]!r} of its plugin is not a function")
+    return fn
+
+
+def loaded_object(spec: str) -> Any:
+    """``PLUGIN:NAME`` — any attribute (a function, an adapter object) of a plugin that was opted into."""
     plugin_name, sep, func = spec.rpartition(":")
     if not sep or not plugin_name or not func:
         raise PluginError(f"{spec!r}: expected PLUGIN:FUNCTION (a loaded plugin's name or --plugin path, and a function of it)")
@@ -288,10 +301,9 @@ def loaded_function(spec: str) -> Callable:
     if plugin is None or plugin.module is None:
         raise PluginError(f"{spec!r}: plugin {plugin_name!r} is not loaded; load it with --plugin, "
                           f"[tool.pyverify] plugins or an entry point (loaded: {', '.join(LOADED) or 'none'})")
-    fn = getattr(plugin.module, func, None)
-    if not callable(fn):
-        raise PluginError(f"{spec!r}: plugin {plugin.name} has no function {func!r}")
-    return fn
+    if not hasattr(plugin.module, func):
+        raise PluginError(f"{spec!r}: plugin {plugin.name} has no {func!r}")
+    return getattr(plugin.module, func)
 
 
 def unloaded_plugin_problems(registry: Registry) -> list[Problem]:

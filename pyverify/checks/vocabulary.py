@@ -30,7 +30,10 @@ class Function:
 
     torch: Callable[..., Any]
     doc: str
-    needs_ctx: bool = False  # constructors get dtype/device
+    # gets the check's numeric context (the dtype/device keywords of torch's factories) as its first
+    # argument: whatever makes a tensor from Python numbers or sizes alone must make it where the check runs
+    needs_ctx: bool = False
+    sizes: bool = False  # its arguments are sizes: their product is held to the element cap first
     # registry convention key -> (keyword of the torch implementation, {registry value: keyword value});
     # the claim's conventions (Registry.conventions) fill these keywords unless the check passes them
     conventions: tuple = ()
@@ -110,8 +113,8 @@ def _ones(ctx: Mapping[str, Any], *shape: Any) -> torch.Tensor:
     return torch.ones(*[int(s) for s in shape], **ctx)
 
 
-def _t(x: Any) -> torch.Tensor:
-    return x if isinstance(x, torch.Tensor) else torch.as_tensor(x, dtype=torch.float64)
+def _t(ctx: Mapping[str, Any], x: Any) -> torch.Tensor:
+    return x if isinstance(x, torch.Tensor) else torch.as_tensor(x, **ctx)
 
 
 def _comm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -137,27 +140,27 @@ def _rotation_angle(q: torch.Tensor) -> torch.Tensor:
 
 VOCABULARY: dict[str, Function] = {
     # constructors
-    "I": Function(_eye, "identity matrix I(n)", needs_ctx=True),
-    "zeros": Function(_zeros, "zeros(m, n)", needs_ctx=True),
-    "ones": Function(_ones, "ones(m, n)", needs_ctx=True),
+    "I": Function(_eye, "identity matrix I(n)", needs_ctx=True, sizes=True),
+    "zeros": Function(_zeros, "zeros(m, n)", needs_ctx=True, sizes=True),
+    "ones": Function(_ones, "ones(m, n)", needs_ctx=True, sizes=True),
     # elementwise
-    "abs": Function(lambda x: _t(x).abs(), "absolute value"),
-    "exp": Function(lambda x: torch.exp(_t(x)), "elementwise exponential"),
-    "log": Function(lambda x: torch.log(_t(x)), "elementwise natural log"),
-    "sqrt": Function(lambda x: torch.sqrt(_t(x)), "elementwise square root"),
-    "sin": Function(lambda x: torch.sin(_t(x)), "sine"),
-    "cos": Function(lambda x: torch.cos(_t(x)), "cosine"),
-    "tanh": Function(lambda x: torch.tanh(_t(x)), "tanh"),
-    "atan2": Function(lambda y, x: torch.atan2(_t(y), _t(x)), "atan2(y, x)"),
-    "acos": Function(lambda x: torch.acos(_t(x)), "arccos (inaccurate near +-1; prefer atan2)"),
-    "sinc": Function(lambda x: torch.sinc(_t(x) / torch.pi), "sin(x)/x, 1 at 0"),
-    "maximum": Function(lambda a, b: torch.maximum(_t(a), _t(b)), "elementwise max"),
-    "minimum": Function(lambda a, b: torch.minimum(_t(a), _t(b)), "elementwise min"),
+    "abs": Function(lambda ctx, x: _t(ctx, x).abs(), "absolute value", needs_ctx=True),
+    "exp": Function(lambda ctx, x: torch.exp(_t(ctx, x)), "elementwise exponential", needs_ctx=True),
+    "log": Function(lambda ctx, x: torch.log(_t(ctx, x)), "elementwise natural log", needs_ctx=True),
+    "sqrt": Function(lambda ctx, x: torch.sqrt(_t(ctx, x)), "elementwise square root", needs_ctx=True),
+    "sin": Function(lambda ctx, x: torch.sin(_t(ctx, x)), "sine", needs_ctx=True),
+    "cos": Function(lambda ctx, x: torch.cos(_t(ctx, x)), "cosine", needs_ctx=True),
+    "tanh": Function(lambda ctx, x: torch.tanh(_t(ctx, x)), "tanh", needs_ctx=True),
+    "atan2": Function(lambda ctx, y, x: torch.atan2(_t(ctx, y), _t(ctx, x)), "atan2(y, x)", needs_ctx=True),
+    "acos": Function(lambda ctx, x: torch.acos(_t(ctx, x)), "arccos (inaccurate near +-1; prefer atan2)", needs_ctx=True),
+    "sinc": Function(lambda ctx, x: torch.sinc(_t(ctx, x) / torch.pi), "sin(x)/x, 1 at 0", needs_ctx=True),
+    "maximum": Function(lambda ctx, a, b: torch.maximum(_t(ctx, a), _t(ctx, b)), "elementwise max", needs_ctx=True),
+    "minimum": Function(lambda ctx, a, b: torch.minimum(_t(ctx, a), _t(ctx, b)), "elementwise min", needs_ctx=True),
     # reductions over the elements of one tensor
-    "total": Function(lambda x: _t(x).sum(), "sum of all elements"),
-    "mean": Function(lambda x: _t(x).mean(), "mean of all elements"),
-    "amax": Function(lambda x: _t(x).amax(), "largest element"),
-    "amin": Function(lambda x: _t(x).amin(), "smallest element"),
+    "total": Function(lambda ctx, x: _t(ctx, x).sum(), "sum of all elements", needs_ctx=True),
+    "mean": Function(lambda ctx, x: _t(ctx, x).mean(), "mean of all elements", needs_ctx=True),
+    "amax": Function(lambda ctx, x: _t(ctx, x).amax(), "largest element", needs_ctx=True),
+    "amin": Function(lambda ctx, x: _t(ctx, x).amin(), "smallest element", needs_ctx=True),
     # norms
     "norm": Function(_mat_or_vec_norm, "overloaded norm |a|, |x|, |M| as the `norm` convention says",
                      conventions=(_NORM,)),

@@ -48,7 +48,7 @@ def _count_batch(compiled, theta: dict, randoms: dict | None, size: int, tol, ct
         with torch.no_grad():
             sides = compiled.evaluate(theta, ctx, randoms)
             ok = score_sides(sides, tol, torch.float64).assume_ok
-            big = _input_scale(sides.values, ok.shape[0]) > ZERO
+            big = _input_scale(sides.values, ok.shape[0], ok.device) > ZERO
     except RuntimeError:  # torch's LinAlgError is one; a malformed check raises a DSLError/CheckError
         if size == 1:
             counts[2] += 1
@@ -62,9 +62,9 @@ def _count_batch(compiled, theta: dict, randoms: dict | None, size: int, tol, ct
     counts[1] += int((ok & big).sum())
 
 
-def _input_scale(values: dict, b: int) -> torch.Tensor:
+def _input_scale(values: dict, b: int, device: torch.device) -> torch.Tensor:
     """(B,) the largest |entry| over all inputs of each instance."""
-    scale = torch.zeros(b, dtype=torch.float64)
+    scale = torch.zeros(b, dtype=torch.float64, device=device)
     for v in values.values():
         for part in (v.values() if isinstance(v, dict) else [v]):
             if isinstance(part, torch.Tensor) and part.dim() > 0 and part.shape[0] == b and part[0].numel():

@@ -49,7 +49,7 @@ def polish(comp: Compiled, starts: dict[int, list[Candidate]], steps: int, ctx: 
     if not params:
         return out
     # row r climbs relation rels[slot[r]]
-    slot = torch.tensor([rels.index(j) for j, _ in rows]).unsqueeze(0)
+    slot = torch.tensor([rels.index(j) for j, _ in rows], device=ctx.device).unsqueeze(0)
     opt = torch.optim.Adam(params, lr=POLISH_LR)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps, eta_min=POLISH_LR / 1000)
     stalled = 0  # steps in a row that raised no relation's best ratio (by more than STALL, relatively)

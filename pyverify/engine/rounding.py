@@ -116,5 +116,5 @@ def _perturb(v: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     v = v.detach().to(torch.float64).cpu()
     if not v.is_floating_point():
         return v
-    noise = torch.randn(v.shape, generator=gen, dtype=v.dtype)
+    noise = torch.randn(v.shape, generator=gen, dtype=v.dtype, device="cpu")
     return v * (1 + PERTURBATION * noise)

@@ -36,16 +36,18 @@ def _synthetic_mu_cached(n: int, V: int, N: int, regimes: int, seed: int) -> tor
     return positional.positional_distributions(corpus, n, V)
 
 
-def _synthetic_mu(n, V, N, regimes, seed) -> torch.Tensor:
+def _synthetic_mu(ctx, n, V, N, regimes, seed) -> torch.Tensor:
     """Empirical positional distributions (n, V) of the reconstructed synthetic corpus of PE Sec. 6.1.
 
     Deterministic in its integer arguments; cached because a check evaluates its `where` once per
     instance and sampling N sequences each time would dominate the run. A copy is returned so that no
     caller can alter the cached tensor.
     """
-    return _synthetic_mu_cached(int(n), int(V), int(N), int(regimes), int(seed)).clone()
+    return _synthetic_mu_cached(int(n), int(V), int(N), int(regimes), int(seed)).to(device=ctx["device"], copy=True)
 
 
+# the functions that make their tensors from numbers alone: they take the numeric context first (context=True)
+MAKERS = frozenset({"sinusoidal", "synthetic_mu"})
 # name -> (torch implementation, doc, conventions, condition)
 FUNCTIONS: dict[str, tuple[Callable[..., Any], str, tuple, Callable | None]] = {
     "skew_part": (rotations.skew, "(M - M^T)/2", (), None),
@@ -111,7 +113,7 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str, tuple, Callable | None]] = {
                   "Hellinger distance matrix of row distributions", (), None),
     "mds": (positional.classical_mds, "Algorithm 1: classical MDS", (), None),
     "stress": (positional.stress, "stress, equation (4)", (), None),
-    "sinusoidal": (positional.sinusoidal, "sinusoidal encoding (n, d)", (), None),
+    "sinusoidal": (lambda ctx, n, d, **kw: positional.sinusoidal(n, d, **kw, **ctx), "sinusoidal encoding (n, d)", (), None),
     "pairwise_distances": (positional.pairwise_distances, "Euclidean distances between rows", (), None),
     "gram": (positional.double_centred_gram, "B = -1/2 H (D o D) H, eq. (5)", (), None),
     "fisher_rao": (lambda mu, validate=False: positional.fisher_rao(mu, validate=False),
@@ -128,4 +130,4 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str, tuple, Callable | None]] = {
 def register() -> None:
     for name, (impl, doc, conventions, condition) in FUNCTIONS.items():
         plugin.function(name, impl, doc=doc, conventions=conventions, condition=condition, failures="as-raised",
-                        sympy=SYMPY.get(name), ball=BALL.get(name), precise=PRECISE.get(name))
+                        sympy=SYMPY.get(name), ball=BALL.get(name), precise=PRECISE.get(name), context=name in MAKERS)

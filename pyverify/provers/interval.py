@@ -131,7 +131,7 @@ def _opnorm(a: Ball) -> Ball:
         return Ball.scalar(_fro(a))
     g = a.m.transpose() * a.m
     n = g.nrows()
-    mid = torch.tensor([[float(g[i, j].mid()) for j in range(n)] for i in range(n)], dtype=torch.float64)
+    mid = torch.tensor([[float(g[i, j].mid()) for j in range(n)] for i in range(n)], dtype=torch.float64, device="cpu")
     if not bool(torch.isfinite(mid).all()):
         raise Unsupported("operator norm of a matrix with unbounded entries")
     _, vecs = torch.linalg.eigh(mid)

@@ -11,7 +11,6 @@ package's ``rstr`` exercises ``rstr`` and what ``rstr`` itself calls. The code i
 
 from __future__ import annotations
 
-import ast
 import importlib
 import inspect
 import pkgutil

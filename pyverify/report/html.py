@@ -162,12 +162,31 @@ def _document_text(path: Path) -> str:
 
 
 def _locator_fragment(path: Path, locator: str) -> str:
-    """A text fragment (``#:~:text=``) that scrolls to the locator's first mention in the document, where
-    browsers support it; '' when the document does not contain the locator's first words."""
-    head = re.split(r"[,;(]", locator)[0].strip()
-    if len(head) < 3 or head not in _document_text(path):
-        return ""
-    return "#:~:text=" + quote(head, safe="").replace("-", "%2D")   # '-' delimits a text fragment's parts
+    """A text fragment (``#:~:text=``) that scrolls to the first mention of the locator's most specific
+    part found in the document ('Sec. 3, Theorem 1' -> 'Theorem 1'), where browsers support it; '' when
+    the document contains none of its parts. A part is looked for as a browser matches a text fragment:
+    whole words, any case, any run of white space."""
+    for part in reversed(_locator_parts(locator)):
+        if _mentions(_document_text(path), part):
+            return "#:~:text=" + quote(part, safe="").replace("-", "%2D")   # '-' delimits a fragment's parts
+    return ""
+
+
+def _locator_parts(locator: str) -> list[str]:
+    """The parts of a locator, least specific first: split at commas and semicolons, a remark in
+    parentheses ('(corrected)') and quotes dropped; parts of fewer than three characters left out."""
+    parts = []
+    for part in re.split(r"[,;]", locator):
+        part = re.sub(r"\s*\((?:[^()]*[A-Za-z]{3,}[^()]*)\)\s*$", "", part).strip().strip('"\u201c\u201d').strip()
+        if len(part) >= 3:
+            parts.append(part)
+    return parts
+
+
+def _mentions(text: str, part: str) -> bool:
+    """Whether ``part`` occurs in ``text`` as whole words, ignoring case and the kind and length of white space."""
+    words = r"\s+".join(re.escape(w) for w in part.split())
+    return re.search(r"(?<!\w)" + words + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
 def _search_text(claim: dict, report: dict, backs: dict[str, set[str]]) -> str:

@@ -193,43 +193,105 @@ def statement(text: str | None) -> Markup:
 
 
 def prose(text: str | None) -> Markup:
-    """Free text (a reading, a note): only ``$...$`` formulas are rendered; the rest stays as written."""
+    """Free text (a reading, a note): ``$...$`` formulas are rendered; without them, LaTeX written bare
+    in the sentence (``\\Pi_act^T = \\Pi_act``) is rendered as a claim title's is, and a `quoted` span
+    of a seed's text is shown as code, rendered when it is LaTeX."""
     if not text:
         return Markup("")
-    return statement(text) if "$" in text else escape(text)
+    if "$" in text:
+        return statement(text)
+    if not _COMMAND.search(text):
+        return escape(text)
+    parts = re.split(r"`([^`]*)`", text)
+    return Markup("").join(_quoted(part) if i % 2 else _words_and_formulas(part) for i, part in enumerate(parts))
 
 
-_WORD = re.compile(r"^\(?[A-Za-z][a-z]+[,.;:)]?$|^[A-Za-z]{3,}[,.;:)]?$")
+def _quoted(source: str) -> Markup:
+    """A span quoted from a seed: its LaTeX rendered (one seed prints LaTeX source), else shown as printed."""
+    if _COMMAND.search(source):
+        rendered = _bare_formula(source)
+        if rendered is not None:
+            return rendered
+    return Markup('<code class="verbatim" title="quoted as the seed prints it">{}</code>').format(source)
+
+
+_WORD = re.compile(r"^[(\"\u201c']*(?:[A-Za-z][a-z]+|[A-Za-z]{3,})[,.;:)\"\u201d']*$")
+_NUMBER = re.compile(r"^[(\"\u201c]*\d+(?:\.\d+)?[,.;:)\"\u201d]*$")   # a number in a sentence ('Theorem 1 (')
 _LATEX_MARK = re.compile(r"[\\_^{}]")
+_COMMAND = re.compile(r"\\(?:[A-Za-z]+|[|{}])")   # a LaTeX command (\\Pi), as a reader would see it unrendered
 _BARE_SUBSCRIPT = re.compile(r"([_^])([A-Za-z]{2,})")  # d_null: a title's plain-text subscript
+_PAREN_SCRIPT = re.compile(r"([_^])(\([^()]*\))")      # k_j^(act): a script in parentheses, taken whole
+_ASCII_RELATIONS = {">=": "\\geq ", "<=": "\\leq ", "!=": "\\neq "}
+_GREEK_NAME = re.compile(r"(?<![\\A-Za-z])(alpha|beta|gamma|delta|epsilon|varepsilon|lambda|Lambda|mu|sigma|Sigma|eta|theta|phi|Phi|"
+                         r"psi|omega|Omega|Delta|Pi|pi|rho|tau|kappa|xi|zeta|nu|chi)(?=_|\b|[^A-Za-z])")
 _FUNCTION_NAME = re.compile(r"(?<![\\A-Za-z])(exp|log|min|max|det|tr|diag|rank|Var|sin|cos)(?![A-Za-z])")
 
 
 def title(text: str | None) -> Markup:
-    """A claim title, often prose with LaTeX fragments (``\\Pi R_{sp} \\Pi approx``): each run of words
-    that are not plain English words is rendered as one inline formula when it holds LaTeX; the rest
-    stays text."""
+    """A claim title, often prose with LaTeX fragments (``\\Pi R_{sp} \\Pi approx``), rendered as its words
+    and formulas."""
     if not text:
         return Markup("")
     if "$" in text:
         return _mixed(text)
+    return _words_and_formulas(text)
+
+
+def _words_and_formulas(text: str) -> Markup:
+    """Prose with LaTeX written bare: each run of tokens that are not plain English words is rendered as
+    one inline formula when it holds LaTeX (quotes and sentence punctuation around it stay text); the
+    rest stays text."""
     out: list[Markup] = []
     run: list[str] = []
 
     def flush() -> None:
         if run:
-            source = " ".join(run)
-            out.append(_title_formula(source) if _LATEX_MARK.search(source) else escape(source))
+            out.append(_run(" ".join(run)))
             run.clear()
 
+    lead = re.match(r"\s*", text).group(0)
     for token in text.split():
-        if _WORD.match(token) and not (run and _is_command(run[-1])):
+        if (_WORD.match(token) or (not run and _NUMBER.match(token))) and not (run and _is_command(run[-1])):
             flush()
             out.append(escape(token))
         else:
+            if token[0] in "\"\u201c":   # a quotation begins: it is not part of the formula before it
+                flush()
             run.append(token)
+            if re.search(r"[\"\u201d][,.;:)]*$", token):   # nor of the one after it
+                flush()
     flush()
-    return Markup(" ").join(out)
+    trail = " " if text[len(text.rstrip()):] else ""
+    return Markup(" " if lead else "") + Markup(" ").join(out) + Markup(trail)
+
+
+_OPENERS, _CLOSERS = "\"\u201c'(", "\"\u201d',;:.)"
+
+
+def _run(source: str) -> Markup:
+    """One run of non-words: a formula when it holds LaTeX, with the punctuation around it left outside."""
+    if not _LATEX_MARK.search(source):
+        return escape(source)
+    unmatched, open_at = set(), []
+    for i, ch in enumerate(source):
+        if ch == "(":
+            open_at.append(i)
+        elif ch == ")":
+            if open_at:
+                open_at.pop()
+            else:
+                unmatched.add(i)
+    unmatched.update(open_at)
+    start, end = 0, len(source)
+    while start < end and source[start] in _OPENERS and (source[start] != "(" or start in unmatched):
+        start += 1
+    while end > start and source[end - 1] in _CLOSERS and (source[end - 1] != ")" or end - 1 in unmatched):
+        end -= 1
+    core = source[start:end]
+    formula = _bare_formula(core) if core and _LATEX_MARK.search(core) else None
+    if formula is None:
+        return escape(source) if not _COMMAND.search(source) else _quoted(source)
+    return escape(source[:start]) + formula + escape(source[end:])
 
 
 def _is_command(token: str) -> bool:
@@ -237,11 +299,23 @@ def _is_command(token: str) -> bool:
     return re.fullmatch(r"\\(tilde|hat|widehat|widetilde|bar|overline|vec|dot|math[a-z]+|operatorname)", token) is not None
 
 
-def _title_formula(source: str) -> Markup:
+def _bare_latex(source: str) -> str:
+    """Plain-text mathematics as LaTeX: d_null, k_j^(act), >=, lambda_1, exp."""
+    for ascii_rel, command in _ASCII_RELATIONS.items():
+        source = source.replace(ascii_rel, command)
+    source = _GREEK_NAME.sub(r"\\\1", _PAREN_SCRIPT.sub(r"\1{\2}", _BARE_SUBSCRIPT.sub(r"\1{\2}", source)))
+    source = re.sub(r"(?<![\\A-Za-z])eps(?=_|\b|[^A-Za-z])", r"\\varepsilon", re.sub(r"(?<![\\A-Za-z])sum(?=_)", r"\\sum", source))
+    return _FUNCTION_NAME.sub(r"\\operatorname{\1}", source)
+
+
+def _bare_formula(source: str) -> Markup | None:
+    """A LaTeX fragment written without $ as one inline formula (a plain-text subscript such as d_null
+    taken whole); None for LaTeX latex2mathml does not know or leaves as its source text (a garbled quote)."""
     try:
-        tree = ET.fromstring(convert(_normalise(_FUNCTION_NAME.sub(r"\\operatorname{\1}", _BARE_SUBSCRIPT.sub(r"\1{\2}", source))),
-                                      display="inline"))
+        tree = ET.fromstring(convert(_normalise(_bare_latex(source)), display="inline"))
     except Exception:  # noqa: BLE001 - see formula(): unknown LaTeX stays as text
-        return escape(source)
+        return None
     _repair(tree)
+    if any(_COMMAND.search(el.text or "") for el in tree.iter()):
+        return None
     return Markup(_XMLNS.sub("", ET.tostring(tree, encoding="unicode", short_empty_elements=False), count=1))

@@ -292,7 +292,7 @@ def joint_block_decomposition(L: Tensor, tol: float | None = None, seed: int = 0
     n_act = act_space.shape[1]
     gen = torch.Generator(device="cpu").manual_seed(seed)
     # all tries at once: (tries, d_c) combinations, one batched eigh
-    c = torch.randn(max(1, tries), d_c, generator=gen, dtype=L.dtype).to(L.device)
+    c = torch.randn(max(1, tries), d_c, generator=gen, dtype=L.dtype, device="cpu").to(L.device)
     A_all = act_space.mT @ generator_combination(L, c) @ act_space
     w, V_all = torch.linalg.eigh(A_all.mT @ A_all)
     best = 0
@@ -340,7 +340,7 @@ def joint_eigenbasis(L: Tensor, **kwargs) -> Tensor:
     F = torch.eye(d, dtype=cdt, device=U.device)
     h = 2 ** -0.5
     for u in range(m):
-        F[2 * u: 2 * u + 2, 2 * u: 2 * u + 2] = torch.tensor([[h, h], [-1j * h, 1j * h]], dtype=cdt)
+        F[2 * u: 2 * u + 2, 2 * u: 2 * u + 2] = torch.tensor([[h, h], [-1j * h, 1j * h]], dtype=cdt, device=U.device)
     return U.to(cdt) @ F
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from .base import Constraint, Param, Sampler, SamplerError, SymbolicUnsupported
 from .linalg import PSD, Mat, Orth, Scalar, Skew, Sym, Vec
 from .data import TensorFile
-from .misc import Gaussian, Simplex, SmallAngle, UnitQuat
+from .misc import Gaussian, IntPosition, Simplex, SmallAngle, UnitQuat
 
 # a sampler call is a name and a few arguments (`skew_family(d, dc, scale=0.5)`): longer or deeper text
 # is not a hypothesis but a payload
@@ -27,11 +27,11 @@ MAX_ARGUMENT_DEPTH = 20
 # the built-in hypotheses; content packages and plugins add theirs (pyverify.plugin.sampler)
 SAMPLERS: dict[str, type[Sampler]] = {
     cls.name: cls
-    for cls in (Vec, Scalar, Mat, Sym, Skew, PSD, Orth, UnitQuat, SmallAngle, Simplex, Gaussian, TensorFile)
+    for cls in (Vec, Scalar, Mat, Sym, Skew, PSD, Orth, UnitQuat, SmallAngle, Simplex, Gaussian, IntPosition, TensorFile)
 }
 
 __all__ = ["SAMPLERS", "Constraint", "Param", "Sampler", "SamplerError", "SymbolicUnsupported", "parse_sampler",
-           "PSD", "Mat", "Orth", "Scalar", "Skew", "Sym", "Vec", "Gaussian", "Simplex", "SmallAngle", "UnitQuat"]
+           "PSD", "Mat", "Orth", "Scalar", "Skew", "Sym", "Vec", "Gaussian", "IntPosition", "Simplex", "SmallAngle", "UnitQuat"]
 
 
 def parse_sampler(text: str, constants: dict[str, Any], root: Path | None = None) -> Sampler:

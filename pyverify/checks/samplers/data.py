@@ -99,4 +99,4 @@ class TensorFile(Sampler):
         return t.expand(b, *t.shape)
 
     def satisfied(self, value, tol: float = 1e-9):
-        return torch.ones(value.shape[0], dtype=torch.bool)
+        return torch.ones(value.shape[0], dtype=torch.bool, device=value.device)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from .base import Param, Sampler, TensorKwargs, _radius
-from .linalg import Vec
+from .linalg import LO_LE_HI, Scalar, Vec
 
 
 class UnitQuat(Sampler):
@@ -80,6 +80,33 @@ class Simplex(Sampler):
         b = v.shape[0]
         ok = (v >= -tol).reshape(b, -1).all(1)
         return ok & ((v.sum(-1) - 1).abs() <= tol).reshape(b, -1).all(1)
+
+
+class IntPosition(Sampler):
+    """Integer positions lo..hi, as a table-driven rotary cache indexes them: one (n=0) or n of them.
+    Instances satisfy: integer-valued, lo <= r <= hi.
+    """
+
+    name, hypothesis = "int_position", "r integer, lo <= r <= hi"
+    params = (Param("lo", "int", 0, positional=True, doc="smallest position"),
+              Param("hi", "int", 64, positional=True, doc="largest position"),
+              Param("n", "int", 0, lo=0, doc="how many positions (0: one scalar position)"))
+    constraints = (LO_LE_HI,)
+
+    def shapes(self):
+        return {"t": (self.p["n"],) if self.p["n"] else ()}
+
+    def value(self, th):
+        # rounding has no gradient: the ascent phase leaves integer positions where the draw put them
+        lo, hi = self.p["lo"], self.p["hi"]
+        return torch.round(_radius(th["t"], lo - 0.5, hi + 0.5)).clamp(lo, hi)
+
+    def satisfied(self, v, tol=1e-9):
+        ok = (v == torch.round(v)) & (v >= self.p["lo"]) & (v <= self.p["hi"])
+        return ok.reshape(v.shape[0], -1).all(1)
+
+    def relaxed(self):
+        return Scalar({"lo": float(self.p["lo"]), "hi": float(self.p["hi"])}) if not self.p["n"] else None
 
 
 class Gaussian(Sampler):

@@ -48,9 +48,9 @@ class MCRun:
         return z.abs() if self.op == "==" else (z if self.op in ("<=", "<") else -z)
 
     def p_values(self) -> torch.Tensor:
-        z = self.violation_z().numpy()
-        p = norm.sf(z) * (2 if self.op == "==" else 1)
-        return torch.as_tensor(p).clamp(max=1.0)
+        z = self.violation_z()
+        p = norm.sf(z.cpu().numpy()) * (2 if self.op == "==" else 1)  # SciPy reads host memory
+        return torch.as_tensor(p, device=z.device).clamp(max=1.0)
 
 
 class ExpectationJudge:
@@ -149,11 +149,11 @@ def _holm(p: torch.Tensor, alpha: float) -> torch.Tensor:
     """Holm's step-down procedure: bool mask of the rejected hypotheses (family-wise level alpha)."""
     m = p.numel()
     order = torch.argsort(p)
-    thresholds = alpha / (m - torch.arange(m, dtype=p.dtype))
+    thresholds = alpha / (m - torch.arange(m, dtype=p.dtype, device=p.device))
     passed = p[order] <= thresholds
     # reject the smallest p-values up to the first one that fails its threshold
     n_reject = int(passed.long().cumprod(0).sum())
-    rejected = torch.zeros(m, dtype=torch.bool)
+    rejected = torch.zeros(m, dtype=torch.bool, device=p.device)
     rejected[order[:n_reject]] = True
     return rejected
 

@@ -69,7 +69,7 @@ class OrderJudge:
             usable = ~torch.isnan(qs).any(1) & (qs > FLOOR).all(1) & torch.isfinite(qs).all(1)
             if bool(usable.any()):
                 slopes = [loglog_slope(xs, [math.log(float(y)) for y in row]) for row in qs[usable]]
-                lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype) ** claimed).amax())
+                lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype, device=qs.device) ** claimed).amax())
                 judged.append(_Judged(m.dims, slopes, qs[usable], lead))
         if not any(bool((~torch.isnan(m.quantity).any(1)).any()) for m in measured):
             return Outcome(Verdict.vacuous, f"vacuous: none of the {n} instances satisfies the assumptions at every "
@@ -212,5 +212,5 @@ def _baseline_order(bases: list[tuple[dict, torch.Tensor]], values: list[float],
             continue
         slopes = sorted(loglog_slope(xs, [math.log(float(y)) for y in row]) for row in bs[usable])
         medians.append(slopes[len(slopes) // 2])
-        leads.append((dims, float((bs[usable] / torch.tensor(values, dtype=bs.dtype) ** claimed).amax())))
+        leads.append((dims, float((bs[usable] / torch.tensor(values, dtype=bs.dtype, device=bs.device) ** claimed).amax())))
     return (min(medians) if direction == "zero" else max(medians)), leads

@@ -41,6 +41,7 @@
   function setBox(svg, box) {
     boxes.set(svg, box);
     svg.setAttribute("viewBox", box.map((v) => v.toFixed(1)).join(" "));
+    if (tipNode) placeTip(tipNode);
   }
   function screenSize(svg) {
     const r = svg.getBoundingClientRect();
@@ -101,6 +102,49 @@
     return [p.x, p.y];
   }
 
+  // ---------------------------------------------------------------- a node's name, legible at any zoom
+  // At fit the whole graph is small on screen; the node under the pointer or the keyboard focus shows its
+  // id, its title (rendered as in its panel) and its verdict in page-sized text beside it.
+  const tip = document.getElementById("node-tip");
+  let tipNode = null;
+  function titleOf(id) {
+    const template = document.querySelector(`template.claim-template[data-id="${esc(id)}"]`);
+    return template ? template.content.querySelector("h2 small") : null;
+  }
+  function showTip(node) {
+    tipNode = node;
+    const id = node.dataset.id, title = titleOf(id);
+    tip.replaceChildren();
+    const name = document.createElement("b");
+    name.textContent = id;
+    tip.append(name);
+    if (title) { const t = document.createElement("span"); t.className = "tip-title"; t.append(...Array.from(title.childNodes, (c) => c.cloneNode(true))); tip.append(" ", t); }
+    const verdict = document.createElement("span");
+    verdict.className = `badge v-${node.dataset.verdict}`;
+    verdict.textContent = node.dataset.verdict.replace("not-run", "not run");
+    tip.append(" ", verdict);
+    tip.hidden = false;
+    placeTip(node);
+  }
+  function hideTip() { tipNode = null; tip.hidden = true; }
+  // under the node, or above it where the canvas ends, always inside the canvas
+  function placeTip(node) {
+    const c = canvas.getBoundingClientRect(), r = node.getBoundingClientRect();
+    if (node.classList.contains("hidden") || r.bottom < c.top || r.top > c.bottom || r.right < c.left || r.left > c.right) { tip.hidden = true; return; }
+    tip.hidden = false;
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    let top = r.bottom - c.top + 6;
+    if (top + h > c.height) top = Math.max(0, r.top - c.top - h - 6);
+    tip.style.left = `${Math.max(0, Math.min(r.left - c.left, c.width - w - 2))}px`;
+    tip.style.top = `${top}px`;
+  }
+  canvas.querySelectorAll("svg.graph .node").forEach((node) => {
+    // the node's name for a screen reader, in the words the tip shows (its SVG <title> would be the raw LaTeX)
+    const title = node.querySelector("title"), words = titleOf(node.dataset.id);
+    node.setAttribute("aria-label", `${node.dataset.id}: ${words ? words.textContent.trim() : ""} (${node.dataset.kind}), ${node.dataset.verdict.replace("not-run", "not run")}`);
+    if (title) title.remove();
+  });
+
   // ---------------------------------------------------------------- pointer: drag to pan, ctrl + wheel to zoom
   let hintTimer = null;
   function showWheelHint() {
@@ -145,7 +189,16 @@
     svg.addEventListener("keydown", onGraphKey);
     svg.addEventListener("focusin", (ev) => {
       const node = ev.target.closest(".node");
-      if (node) { setTabStop(svg, node); keepInSight(svg, node); }
+      if (node) { setTabStop(svg, node); keepInSight(svg, node); showTip(node); }
+    });
+    svg.addEventListener("focusout", hideTip);
+    svg.addEventListener("mouseover", (ev) => {
+      const node = ev.target.closest(".node");
+      if (node && node !== tipNode && !drag) showTip(node);
+    });
+    svg.addEventListener("mouseout", (ev) => {
+      const node = ev.target.closest(".node");
+      if (node && !node.contains(ev.relatedTarget)) hideTip();
     });
   });
   new ResizeObserver(() => { if (state.autoFit) fit(currentSvg()); }).observe(canvas);

@@ -1,0 +1,115 @@
+"""The same claims on the CPU and on CUDA must reach the same verdicts: compare two runs claim by claim.
+
+    python scripts/compare_devices.py CPU.json CUDA.json
+    python scripts/compare_devices.py --run [--budget quick] [--seed 0] [--device cuda] [--jobs 4] [--keep DIR] [--only ID ...]
+
+The first form reads two ``pyverify check --format json`` outputs; the second makes them (the CPU run with
+``--jobs`` workers, the CUDA run in one process) and keeps them in ``--keep`` if given.
+
+The random streams differ between devices (a generator on CUDA draws other numbers than one on the CPU
+from the same seed), so witnesses, worst figures and messages may differ; verdicts may not. The script
+exits 1 when any claim's verdict differs, when a claim ends in ``error`` on either device (on CUDA most
+likely a tensor or generator left on the wrong device), or when the two runs do not hold the same claims
+at the same seed and budget; 0 otherwise; 2 on unusable input. Each difference is listed with both
+messages; for the agreeing claims it prints the largest relative difference of the worst figures, a
+measure of how far the two streams led the search apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _unusable(message: str) -> SystemExit:
+    print(f"compare_devices: {message}", file=sys.stderr)
+    return SystemExit(2)
+
+
+def _load(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise _unusable(f"{path}: not a readable JSON file ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise _unusable(f"{path}: not the JSON of `pyverify check --format json`")
+    return data
+
+
+def _relative(a, b) -> float | None:
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float))) or not all(map(math.isfinite, (a, b))):
+        return None
+    return abs(a - b) / max(abs(a), abs(b), 1e-300)
+
+
+def differences(cpu: dict, cuda: dict) -> tuple[list[str], float, str | None]:
+    """(every disagreement, as lines; the largest relative difference of ``worst`` among agreeing
+    claims; the claim it belongs to)."""
+    out = [f"run field {key}: {cpu.get(key)!r} (cpu run) vs {cuda.get(key)!r} (cuda run)"
+           for key in ("seed", "budget") if cpu.get(key) != cuda.get(key)]
+    a = {c["id"]: c for c in cpu["claims"]}
+    b = {c["id"]: c for c in cuda["claims"]}
+    for cid in sorted(a.keys() ^ b.keys()):
+        out.append(f"{cid}: only in the {'cuda' if cid in b else 'cpu'} run")
+    spread, where = 0.0, None
+    for cid in [c["id"] for c in cpu["claims"] if c["id"] in b]:
+        x, y = a[cid], b[cid]
+        errors = [side for side, c in (("cpu", x), ("cuda", y)) if c.get("verdict") == "error"]
+        if x.get("verdict") != y.get("verdict") or errors:
+            what = f"error on {' and '.join(errors)}" if errors else "verdicts differ"
+            out.append(f"{cid}: {what}: cpu {x.get('verdict')} / cuda {y.get('verdict')}\n"
+                       f"    cpu:  {(x.get('message') or '')[:300]}\n    cuda: {(y.get('message') or '')[:300]}")
+            continue
+        rel = _relative(x.get("worst"), y.get("worst"))
+        if rel is not None and rel > spread:
+            spread, where = rel, cid
+    return out, spread, where
+
+
+def _check(args: list[str], out: Path) -> None:
+    cmd = [sys.executable, "-m", "pyverify", "check", "--format", "json", "--no-progress", "--out", str(out), *args]
+    print("running:", " ".join(cmd[1:]), flush=True)
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL)
+    if done.returncode not in (0, 1):  # 1: some verdict differs from its expect, still a complete run
+        raise _unusable(f"`{' '.join(cmd[1:])}` exited {done.returncode}")
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    p.add_argument("files", nargs="*", type=Path, metavar="JSON", help="CPU.json CUDA.json (without --run)")
+    p.add_argument("--run", action="store_true", help="run both checks here first")
+    p.add_argument("--budget", default="quick", choices=["quick", "default", "thorough"])
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cuda", help="the device compared with the CPU (default cuda)")
+    p.add_argument("--jobs", type=int, default=4, help="CPU workers for the CPU run (default 4)")
+    p.add_argument("--keep", type=Path, default=None, help="with --run: keep cpu.json and cuda.json in this folder")
+    p.add_argument("--only", nargs="+", default=[], metavar="ID", help="with --run: these claims only")
+    args = p.parse_args(argv)
+    if args.run == bool(args.files) or (args.files and len(args.files) != 2):
+        p.error("give two JSON files, or --run")
+    if args.run:
+        folder = args.keep or Path(tempfile.mkdtemp(prefix="compare_devices-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = [folder / "cpu.json", folder / f"on-{args.device.replace(':', '')}.json"]
+        common = ["--budget", args.budget, "--seed", str(args.seed), *args.only]
+        _check([*common, "--device", "cpu", "--jobs", str(args.jobs)], paths[0])
+        _check([*common, "--device", args.device, "--jobs", "1"], paths[1])
+    else:
+        paths = args.files
+    cpu, cuda = (_load(path) for path in paths)
+    found, spread, where = differences(cpu, cuda)
+    for line in found:
+        print(line)
+    print(f"{len(cpu['claims'])} claims on {cpu.get('device')} / {len(cuda['claims'])} on {cuda.get('device')}; "
+          f"{len(found)} difference(s) in verdict, error or run; largest relative difference of the worst "
+          f"figure among agreeing claims: {spread:.3g}" + (f" ({where})" if where else ""))
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
