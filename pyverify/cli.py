@@ -1,6 +1,7 @@
 """The ``pyverify`` command (contract: DESIGN.md, "Command line").
 
-Exit status: 0 success, 1 a check failed (graph faults, verdicts that differ from ``expect``),
+Exit status: 0 success, 1 a check failed (graph faults, verdicts that differ from ``expect``; for ``mutate``, a
+flagged check without a recorded ``mutation.survives`` reason),
 2 unusable input (a registry that does not load, bad arguments, an output path that cannot be used),
 3 a bug in pyverify (the traceback and how to report it), 130 interrupted.
 """
@@ -280,6 +281,35 @@ def _absolute_plugin(spec: str) -> str:
     return str(Path(spec).resolve()) if spec.endswith(".py") else spec
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+    """The registry mutation pass; exit 1 when a flagged check has no recorded reason (README, "Mutation")."""
+    _output_file(args.out)
+    if args.cap < 1:
+        return _usage_error("--max-mutants must be at least 1")
+    from .checks.validate import load_valid_registry
+    from .mutation import mutate_registry, print_report
+
+    reg = load_valid_registry(args.registry)
+    unknown = [i for i in args.ids if i not in reg.claims]
+    if unknown:
+        return _usage_error(f"unknown claim id(s): {', '.join(unknown)}")
+    tell = None
+    if args.format == "text" and not args.no_progress and sys.stderr.isatty():
+        def tell(res):  # noqa: E306 - one line per claim as it finishes
+            print(f"  {res.id}: {res.count('killed')}/{len(res.mutants)} killed", file=sys.stderr)
+    report = mutate_registry(reg, args.ids, args.budget, args.seed, args.cap, args.jobs, progress=tell)
+    payload = report.as_dict()
+    written = _write_output(args.out, json.dumps(payload, indent=1, ensure_ascii=False) + "\n") if args.out else EXIT_OK
+    if args.format == "json":
+        json.dump(payload, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+    else:
+        print_report(report, sys.stdout)
+    if written != EXIT_OK:
+        return written
+    return EXIT_FAIL if payload["summary"]["unexplained"] else EXIT_OK
+
+
 def cmd_certify(args: argparse.Namespace) -> int:
     from .certify.command import certify_command
 
@@ -397,6 +427,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_certify)
+
+    p = sub.add_parser("mutate", parents=[common, plugins],
+                       help="plant errors in each holding claim's check and list the checks that cannot fail")
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("--budget", choices=["quick", "default", "thorough"], default="quick")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-mutants", dest="cap", type=int, default=10, metavar="N",
+                   help="mutants per claim at most, taken in turn from each kind of error (default 10)")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--out", default=None, help="also write the JSON result to this file")
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--jobs", type=int, default=_default_jobs())
+    p.set_defaults(func=cmd_mutate)
 
     p = sub.add_parser("schema", parents=[common], help="print the JSON Schema of a registry file")
     p.add_argument("--out", default=None)

@@ -18,7 +18,7 @@ from conftest import PAPERS, REPO
 
 PACKAGE = REPO / "pyverify"
 # the tool: it knows no paper; content (the papers) and the mechanisms build on it, never the reverse
-CORE = ("registry", "checks", "engine", "provers", "report", "analysis", "cli", "contributions", "plugin",
+CORE = ("registry", "checks", "engine", "provers", "report", "analysis", "cli", "contributions", "plugin", "mutation",
         "pytest_plugin", "limits", "atomic")
 CONTENT = ("papers",)
 MECHANISMS = ("attention",)

@@ -64,12 +64,15 @@ def test_node_grammar_shape_fill_border_and_severity():
 
 
 def test_page_escapes_registry_text_and_has_one_panel_per_claim():
-    claims = [_claim("A", statement="x", title="<img src=x onerror=alert(1)>"), _claim("B", ["A"], statement="$y$")]
+    claims = [_claim("A", statement="x", title="<img src=x onerror=alert(1)>"),
+              _claim("B", ["A"], statement="$y$", mutation_survives="its mutants <b>weaken</b> it")]
     page = html.render({"claims": claims, "documents": {"doc": {"title": "D"}}, "counts": {}, "graph_problems": [],
                         "endangered": {"doc": []}, "seed": 0, "budget": "quick", "device": "cpu", "toolchain": None,
                         "lean_built": False})
     assert "<img src=x" not in page and "&lt;img src=x" in page
     assert page.count('<article class="claim-panel"') == 2 and "pyverify check &#39;A&#39; --seed 0 --budget quick" in page
+    # the registry's reason why the mutation pass's errors leave B's verdict: shown, escaped, once
+    assert page.count('class="mutation"') == 1 and "its mutants &lt;b&gt;weaken&lt;/b&gt; it" in page
 
 
 def test_markdown_lists_refutations_with_severity_and_changes():

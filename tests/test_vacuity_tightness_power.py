@@ -73,14 +73,22 @@ def test_trivial_outside_an_existence_check_is_an_error():
     assert res.verdict.value == "error" and "relation: exists" in res.message
 
 
-def test_the_reachability_claim_is_vacuous_on_structured_models_alone():
-    """T8'.15 exercised off H_STRING holds; restricted to H_STRING (leak 0) only trivial witnesses exist."""
+def test_the_reachability_claim_is_vacuous_once_its_trivial_family_is_drawn_by_its_content():
+    """T8'.15 (issue 23): its trivial family is drawn by what makes its content hold automatically (H_STRING
+    and the neighbourhood where the claimed bound follows by continuity), and then it is vacuous with leaked
+    models as without them; with the former family (exactly commuting, no leak) the leaked models counted
+    as non-trivial witnesses and it held."""
     reg = load_registry()
     claim = reg.claims["T8'.15"]
-    given = {**claim.check.given, "post": "structured_post(d, 2, m=m)"}
-    trivial_only = claim.model_copy(update={"check": claim.check.model_copy(update={"given": given})})
-    assert run_claim(trivial_only, reg.conventions[claim.id], budget="quick").verdict.value == "vacuous"
-    assert run_claim(claim, reg.conventions[claim.id], budget="quick").verdict.value == "holds"
+    conv = reg.conventions[claim.id]
+
+    def verdict(**update) -> str:
+        return run_claim(claim.model_copy(update={"check": claim.check.model_copy(update=update)}), conv,
+                         budget="quick").verdict.value
+
+    assert verdict(given={**claim.check.given, "post": "structured_post(d, 2, m=m, lam=0.25)"}) == "vacuous"
+    assert run_claim(claim, conv, budget="quick").verdict.value == "vacuous"
+    assert verdict(trivial="eps <= 0 and eta_mix <= 0") == "holds"
 
 
 # ---------------------------------------------------------------------------------------- §6 tightness

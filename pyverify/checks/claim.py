@@ -61,7 +61,8 @@ class CompiledClaim:
     kind: RelationKind
     conventions: Mapping[str, str]  # in force for this claim: the registry's, then the check's own
     expressions: Expressions
-    # one evaluator per sweep assignment, smallest first; an order check: one per value of its parameter
+    # one evaluator per sweep assignment, smallest first; an order check: at each sweep assignment, one per
+    # value of its parameter (sweep-major: the parameter's values are consecutive)
     assignments: tuple[Compiled, ...]
     symbolic: Compiled | None  # the assignment a SymPy proof is attempted at (``check.symbolic``)
     functions: Mapping[str, vocabulary.Function]  # every vocabulary function the expressions call
@@ -172,13 +173,14 @@ def _called(trees: list[ast.expr]) -> list[str]:
 
 def compile_claim(claim: Claim, conventions: Mapping[str, str] | None = None,
                   data_root: Path | None = None) -> CompiledClaim | None:
-    """The claim's check compiled (None for a claim without a check or with a ``not_checkable`` reason).
+    """The claim's check compiled (None for a claim without a check, with a ``not_checkable`` reason or
+    about other claims, ``entails``).
 
     Raises ``CheckError`` naming the offending key (``("given", "x")``) and, for a sweep, the assignment.
     ``conventions``: those the registry resolved for the claim; the check's own override them.
     ``data_root``: the registry's folder, below which ``tensor_file(...)`` reads."""
     check = claim.check
-    if check is None or check.not_checkable:
+    if check is None or check.not_checkable or check.entails:  # a claim about claims: judged from their verdicts
         return None
     ensure_content()  # the installed content packages' functions and hypotheses are part of the language
     reserved = reserved_names()
@@ -232,8 +234,9 @@ def compile_claim(claim: Claim, conventions: Mapping[str, str] | None = None,
                         conventions=conv, functions=functions)
 
     if kind is RelationKind.order:
-        base = sweep(check)[0]
-        assignments = tuple(at({**base, check.order.param: v}) for v in check.order.values)  # type: ignore[union-attr]
+        # every assignment of the other sweep variables, one evaluator per value of the parameter at each
+        assignments = tuple(at({**dims, check.order.param: v})  # type: ignore[union-attr]
+                            for dims in sweep(check) for v in check.order.values)  # type: ignore[union-attr]
     else:
         assignments = tuple(at(dims) for dims in sweep(check))
     _kind_problems(check, kind, assignments[0])

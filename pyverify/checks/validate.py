@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from ..registry import Claim, Problem, Registry, RegistryError, load_registry
+from ..registry import Check, Claim, Problem, Registry, RegistryError, load_registry
 from ..registry.citations import citation_problems
 from .claim import CompiledClaim, compile_claim
 from .compiled import CheckError
@@ -52,6 +52,11 @@ def check_registry(registry: Registry) -> tuple[CheckedRegistry, list[Problem]]:
         return checked, problems
     problems = citation_problems(registry)
     for cid, claim in registry.claims.items():
+        if claim.check is not None and claim.check.entails and not claim.check.not_checkable:
+            problem = _entailment_problem(registry, cid, claim.check)
+            if problem:
+                problems.append(problem)
+            continue  # judged from the verdicts of the claims it entails: nothing to compile
         try:
             compiled = compile_checked(registry, claim)
         except CheckError as exc:
@@ -71,6 +76,25 @@ def check_registry(registry: Registry) -> tuple[CheckedRegistry, list[Problem]]:
 def validate_registry(registry: Registry) -> list[Problem]:
     """One problem per claim whose check does not compile, located at the offending key's line."""
     return check_registry(registry)[1]
+
+
+def _entailment_problem(registry: Registry, cid: str, check: Check) -> Problem | None:
+    """A claim about other claims names existing ordinary claims, and nothing else in its check."""
+    where = registry.line_of(cid, "check.entails")
+    others = sorted(k.rstrip("_") for k in check.model_fields_set if k not in ("entails", "conventions"))
+    if others:
+        return Problem(where, f"entails: a claim about other claims is judged by their verdicts alone; remove "
+                              f"{', '.join(others)}", cid, "check")
+    for other in check.entails or []:
+        if other not in registry.claims:
+            return Problem(where, f"entails: unknown claim {other!r}", cid, "check")
+        if other == cid:
+            return Problem(where, "entails: a claim cannot entail itself", cid, "check")
+        target = registry.claims[other].check
+        if target is not None and target.entails:
+            return Problem(where, f"entails: {other!r} is itself a claim about other claims; name the claims it "
+                                  "entails instead", cid, "check")
+    return None
 
 
 def _example_problem(registry: Registry, compiled: CompiledClaim) -> Problem | None:

@@ -95,6 +95,9 @@ def run_claim(claim: Claim | CompiledClaim, conventions: dict[str, str] | None =
 def _not_checkable(claim: Claim) -> Outcome:
     if claim.check is None:
         return Outcome(Verdict.not_checkable, "no executable check recorded for this claim yet", None, (Pending(),))
+    if claim.check.entails and not claim.check.not_checkable:
+        return Outcome(Verdict.error, "a claim about other claims (`entails`) is judged from their verdicts: check it "
+                                      "with its registry (engine.check_claim / check_claims)")
     return Outcome(Verdict.not_checkable, claim.check.not_checkable or "")
 
 

@@ -126,10 +126,29 @@ class OrderRefutation(Witness):
     values: tuple[float, ...]
     slopes: tuple[float, ...]
     series: list  # the quantity of the first instances at each value of the parameter
+    dims: dict[str, Any] | None = None  # the assignment of the other sweep variables it was measured at
 
     def witness(self) -> dict[str, Any]:
-        return {"seed": self.seed, "param": self.param, "values": list(self.values), "slopes": list(self.slopes),
-                "series": self.series}
+        out = {"seed": self.seed, "param": self.param, "values": list(self.values), "slopes": list(self.slopes),
+               "series": self.series}
+        if self.dims is not None:
+            out["dims"] = self.dims
+        return out
+
+
+@dataclass(frozen=True)
+class OrderConstantGrowth(ConstantGrowth):
+    """The claimed order holds at every sweep assignment, but its leading constant (the largest
+    quantity / param^claimed) grows along the sweep: the O(.) is not uniform, no one constant works."""
+
+    seed: int
+    param: str
+    values: tuple[float, ...]
+    growth_along: str  # the sweep variable along which it grows
+
+    def witness(self) -> dict[str, Any]:
+        return {"seed": self.seed, "param": self.param, "values": list(self.values),
+                "growth_along": self.growth_along, **super().witness()}
 
 
 @dataclass(frozen=True)
@@ -152,6 +171,36 @@ class MonteCarloRefutation(Witness):
             out["values"] = self.values
         return {**out, "instance": self.instance, "mean": self.mean, "claimed": self.claimed,
                 "standard_error": self.standard_error, "samples": self.samples}
+
+
+@dataclass(frozen=True)
+class RefutedPremise:
+    """A claim that a claim about other claims entails, refuted: its verdict, message, severity (None:
+    unassessed) and its own witness."""
+
+    id: str
+    verdict: str
+    message: str
+    severity: str | None = None
+    witness: dict[str, Any] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "verdict": self.verdict, "message": self.message}
+        if self.severity is not None:
+            out["severity"] = self.severity
+        if self.witness is not None:
+            out["witness"] = self.witness
+        return out
+
+
+@dataclass(frozen=True)
+class EntailedRefutation(Witness):
+    """A claim about other claims (``check.entails``) refuted: the entailed claims that are refuted."""
+
+    refuted: tuple[RefutedPremise, ...]
+
+    def witness(self) -> dict[str, Any]:
+        return {"entailed": [p.as_dict() for p in self.refuted]}
 
 
 # ------------------------------------------------------------------------------------ measurements
@@ -244,6 +293,7 @@ class ConstantOfRelation:
     growth_slope: float | None = None  # log-log slope along the sweep (None: fewer than three sizes)
     chosen: dict[str, Any] | None = None  # the existential constants' values that keep it bounded
     polished: tuple[dict[str, Any], float] | None = None  # a larger ratio the polishing found, and where
+    growth_along: str | None = None  # the sweep variable along which the constant was found growing
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"relation": self.relation, "constant": self.constant,
@@ -254,6 +304,8 @@ class ConstantOfRelation:
             out["chosen"] = self.chosen
         if self.polished is not None:
             out["polished"] = {"dims": self.polished[0], "ratio": self.polished[1]}
+        if self.growth_along is not None:
+            out["growth_along"] = self.growth_along
         return out
 
 
@@ -269,6 +321,21 @@ class ConstantEstimate(Evidence):
 
     def details(self) -> dict[str, Any]:
         return {"constants": [c.as_dict() for c in self.constants], "constant": self.constant}
+
+
+@dataclass(frozen=True)
+class AssignmentOrder:
+    """The measured order at one assignment of the other sweep variables."""
+
+    dims: dict[str, Any]
+    measured_min: float
+    measured_median: float
+    measured_max: float
+    leading_constant: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"dims": self.dims, "measured_min": self.measured_min, "measured_median": self.measured_median,
+                "measured_max": self.measured_max, "leading_constant": self.leading_constant}
 
 
 @dataclass(frozen=True)
@@ -292,6 +359,10 @@ class OrderEstimate(Evidence):
     tolerance: float | None = None  # the slack on the slope
     measured_worst: float | None = None  # the slope of the instance the verdict rests on
     series_slopes: tuple[float, ...] = ()
+    # with a sweep: the order at every assignment (the summary above is that of the one the verdict rests on)
+    by_assignment: tuple[AssignmentOrder, ...] = ()
+    # with a sweep and a baseline of the claimed order: whether its leading constant is bounded along it
+    baseline_uniform: bool | None = None
 
     def details(self) -> dict[str, Any]:
         if self.measured_median is None:
@@ -302,8 +373,12 @@ class OrderEstimate(Evidence):
             "measured_min": self.measured_min, "measured_median": self.measured_median,
             "measured_max": self.measured_max, "leading_constant": self.leading_constant, "series": self.series,
             "series_slopes": list(self.series_slopes)}
+        if self.by_assignment:
+            order["by_assignment"] = [a.as_dict() for a in self.by_assignment]
         if self.baseline is not None:
             order["baseline"] = {"expression": self.baseline[0], "measured_median": self.baseline[1]}
+            if self.baseline_uniform is not None:
+                order["baseline"]["uniform"] = self.baseline_uniform
         return {"order": order}
 
 
@@ -372,6 +447,16 @@ class Precision(Evidence):
 
 
 @dataclass(frozen=True)
+class EntailedVerdicts(Evidence):
+    """The verdicts of the claims a claim about other claims entails, which decide it."""
+
+    verdicts: tuple[tuple[str, str], ...]  # (claim id, verdict)
+
+    def details(self) -> dict[str, Any]:
+        return {"entailed": dict(self.verdicts)}
+
+
+@dataclass(frozen=True)
 class SymbolicProof(Evidence):
     """A SymPy attempt at the identities, with its scope (dimensions, what was specialised)."""
 
@@ -394,13 +479,31 @@ class Necessity(Evidence):
 
 
 @dataclass(frozen=True)
+class TrivialDistance:
+    """Where an existence witness lies relative to the trivial subfamily: one ``trivial`` relation's two
+    sides at it (e.g. its distance from the unperturbed case against the radius the relation names)."""
+
+    relation: str
+    lhs: Any
+    rhs: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"relation": self.relation, "lhs": self.lhs, "rhs": self.rhs}
+
+
+@dataclass(frozen=True)
 class ExistenceWitness(Evidence):
     """An instance satisfying every relation of an existence claim; ``trivial``: one of its trivial
-    subfamily (the only kind found, which makes the claim vacuous)."""
+    subfamily (the only kind found, which makes the claim vacuous); ``trivial_distance``: with a trivial
+    subfamily named, the witness's place relative to it."""
 
     dims: dict[str, Any]
     values: Values
     trivial: bool = False
+    trivial_distance: tuple[TrivialDistance, ...] | None = None
 
     def details(self) -> dict[str, Any]:
-        return {"trivial_witness" if self.trivial else "example": {"dims": self.dims, "values": self.values}}
+        found: dict[str, Any] = {"dims": self.dims, "values": self.values}
+        if self.trivial_distance is not None:
+            found["trivial_distance"] = [d.as_dict() for d in self.trivial_distance]
+        return {"trivial_witness" if self.trivial else "example": found}

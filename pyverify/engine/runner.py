@@ -8,9 +8,11 @@ which are set for the run and restored afterwards (importing pyverify changes no
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from ..registry import Registry
+from . import entailment
 from .claim import run_registry_claim
 from .evidence import ConstantEstimate, Tightness, TightnessSpread
 from .profiles import Profile, profile
@@ -28,9 +30,15 @@ class UnknownClaims(ValueError):
 
 def check_claim(registry: Registry, claim_id: str, budget: str | Profile = "default", seed: int = 0,
                 device: str = "cpu") -> Result:
-    """Check one claim of the registry (its resolved conventions included)."""
+    """Check one claim of the registry (its resolved conventions included). A claim about other claims
+    (``check.entails``) is judged from theirs, checked here with the same budget and seed."""
     if claim_id not in registry.claims:
         raise UnknownClaims([claim_id])
+    claim = registry.claims[claim_id]
+    if entailment.entailed(claim):
+        start = time.perf_counter()
+        results = {i: check_claim(registry, i, budget, seed, device) for i in entailment.entailed(claim)}
+        return entailment.judge(claim, results, registry, time.perf_counter() - start)
     with numeric_settings():
         return run_registry_claim(registry, claim_id, budget, seed, device)
 
@@ -82,6 +90,17 @@ def _check_claims(registry: Registry, ids: Sequence[str], chosen: Profile, seed:
     if unknown:
         raise UnknownClaims(unknown)
     selected = [registry.claims[i] for i in ids] if ids else list(registry.claims.values())
+    about = [c for c in selected if entailment.entailed(c)]
+    if about:
+        # claims about other claims last, from the verdicts of the claims they entail (checked once here)
+        needed = {i for c in about for i in entailment.entailed(c)}
+        plain = [c.id for c in selected if not entailment.entailed(c)]
+        plain += [i for i in registry.claims if i in needed and i not in plain]
+        by_id = {r.id: r for r in _check_claims(registry, plain, chosen, seed, device, jobs, progress)}
+        for c in about:
+            spent = sum(by_id[i].elapsed_s for i in entailment.entailed(c))
+            by_id[c.id] = entailment.judge(c, by_id, registry, spent)
+        return [by_id[c.id] for c in selected]
     bar = _progress_bar(len(selected)) if progress else None
     try:
         if jobs > 1 and len(selected) > 1 and device == "cpu":

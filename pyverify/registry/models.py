@@ -221,6 +221,9 @@ class Check(BaseModel):
     samples: Annotated[StrictInt, Field(gt=0), AfterValidator(_within_cap(limits.SAMPLES, "samples"))] | None = None
     symbolic: Symbolic | None = None
     not_checkable: str | None = None
+    # a claim about other claims of the registry (their ids): it asserts or presupposes that they are true as
+    # printed ("these lemmas are mechanically verified"); judged by their verdicts (engine/entailment.py)
+    entails: Annotated[list[str], Field(min_length=1)] | None = None
     constant: ConstantSpec | None = None
     dims: dict[VariableName, DimValue] | None = None
     conventions: Conventions = Field(default_factory=Conventions)
@@ -237,6 +240,13 @@ class LeanConstant(_Strict):
 
     quantified: Literal["before-data", "per-parameter", "after-data"]
     depends_on: list[str] = Field(default_factory=list)
+
+
+class MutationNote(_Strict):
+    """Why a holding claim's check is insensitive to the errors the mutation pass plants in it
+    (``pyverify mutate``): shown with the claim wherever the pass flags it."""
+
+    survives: str = Field(min_length=1)
 
 
 class LeanLink(_Strict):
@@ -287,6 +297,7 @@ class Claim(_Strict):
     # the Lean theorem's name, or the full link (statement, theorem, hypotheses, constants, reading)
     lean: str | LeanLink | None = None
     notes: str | None = None
+    mutation: MutationNote | None = None  # why the mutation pass's planted errors do not change its verdict
     # plugins this claim's check needs; a registry names them, only the person running pyverify loads them
     requires_plugins: list[str] = Field(default_factory=list)
 

@@ -14,8 +14,9 @@ from typing import Any
 from ..checks.claim import CompiledClaim
 from ..checks.precision import name
 from ..engine.evidence import (HELD_AT_WITNESS, ConstantEstimate, ConstantGrowth, Counterexample, DefectDiagnosis,
-                               ExistenceWitness, Inconclusive, MonteCarloAgreement, MonteCarloRefutation, OrderEstimate,
-                               OrderRefutation, Precision, SymbolicProof, Tightness, Undecided)
+                               EntailedRefutation, ExistenceWitness, Inconclusive, MonteCarloAgreement,
+                               MonteCarloRefutation, OrderEstimate, OrderRefutation, Precision, SymbolicProof,
+                               Tightness, Undecided)
 from ..engine.relations.order import orders_text
 from ..engine.result import Result, round_floats
 
@@ -261,6 +262,11 @@ def _expectation(w: MonteCarloRefutation) -> list[str]:
             + f" over {w.samples} fresh samples" + (f", at {at}." if at else ".")]
 
 
+def _entailed(w: EntailedRefutation) -> list[str]:
+    return [f"It entails that {p.id} is true as printed; {p.id} is refuted"
+            + (f" ({p.severity})" if p.severity else "") + f": {p.message}" for p in w.refuted]
+
+
 def _holds(result: Result, check: CompiledClaim | None) -> list[str]:
     precision = result.find(Precision)
     if precision is None:
@@ -309,7 +315,7 @@ def evidence_sentences(result: Result, check: CompiledClaim | None = None) -> li
         for kind, say in ((Counterexample, lambda w: _counterexample(w, check, result.find(DefectDiagnosis))),
                           (ConstantGrowth, _growth),
                           (OrderRefutation, lambda w: _order(result.find(OrderEstimate), w)),
-                          (MonteCarloRefutation, _expectation)):
+                          (MonteCarloRefutation, _expectation), (EntailedRefutation, _entailed)):
             found = result.find(kind)
             if found is not None:
                 return say(found)

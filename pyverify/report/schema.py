@@ -81,6 +81,7 @@ CLAIM = _object({
     "locator": _STR,
     "statement": _STR,
     "reading": _NSTR,
+    "mutation_survives": _NSTR,  # why the mutation pass's planted errors leave the check's verdict (registry)
     "deps": _IDS,
     "deps_truncated": {"type": "boolean"},
     "restates": _IDS,

@@ -10,8 +10,14 @@ from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
 from ..pipeline import Searched, SearchJudge, measured
 from ..result import Outcome
 from ..run import ClaimRun
-from .order import loglog_slope
 from .pointwise import assumptions_unmet
+
+
+def loglog_slope(xs: list[float], ys: list[float]) -> float:
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
 
 
 class ConstantJudge(SearchJudge):
@@ -48,8 +54,7 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     if quantified == "after-data":
         return Outcome(Verdict.vacuous, "the constant is chosen after the data it bounds: for every instance some "
                        "constant works, so the statement says nothing", searched.worst, found)
-    depends = list(getattr(spec, "depends_on", []) or []) if quantified == "per-parameter" else []
-    chosen = list(getattr(spec, "chosen", []) or [])
+    depends, chosen = quantification(spec)
     entries: list[ConstantOfRelation] = []
     failures = []
     for j, series in enumerate(searched.ratios_by_size):
@@ -58,7 +63,7 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
             continue
         choice: dict = {}
         slope: list[float] = []
-        failing = _growth_in_every_choice(finite, depends, chosen, choice, slope)
+        failing = growth_in_every_choice(finite, depends, chosen, choice, slope)
         constant = max(r for _, r in finite)
         if failing is not None:
             failures.append((j, *failing))
@@ -69,7 +74,7 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
         if ratio > constant and all(dims.get(k) == v for k, v in choice.get("chosen", {}).items()):
             constant, polished = ratio, (dims, ratio)
         entries.append(ConstantOfRelation(texts[j], constant, tuple(finite), slope[0] if slope else None,
-                                          choice.get("chosen"), polished))
+                                          choice.get("chosen"), polished, choice.get("growth_along")))
     if not entries:
         return Outcome(Verdict.holds, "lhs never positive where rhs > 0", searched.worst, found)
     estimate = ConstantEstimate(tuple(entries))
@@ -87,18 +92,25 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     return Outcome(Verdict.holds, message, max(consts), found + (estimate,))
 
 
+def quantification(spec) -> tuple[list[str], list[str]]:
+    """The sweep variables a constant may depend on (``per-parameter``) and the existential ones."""
+    quantified = getattr(spec, "quantified", "before-data")
+    depends = list(getattr(spec, "depends_on", []) or []) if quantified == "per-parameter" else []
+    return depends, list(getattr(spec, "chosen", []) or [])
+
+
 def _describe(depends: list[str], chosen: list[str]) -> str:
     parts = [f"one constant per value of {', '.join(depends)}"] if depends else []
     parts += [f"exists {', '.join(chosen)}"] if chosen else []
     return "; ".join(parts)
 
 
-def _growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str], chosen: list[str],
-                            entry: dict, slope: list[float]) -> tuple[float, list] | None:
+def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str], chosen: list[str],
+                           entry: dict, slope: list[float]) -> tuple[float, list] | None:
     """The growth that refutes the constant, or None. With ``chosen`` constants the claim survives if
     some value of them leaves every ``depends`` group bounded; the refuting growth reported is the
-    first one of the best choice. ``entry`` receives the working choice (``chosen``), ``slope`` the first
-    growth slope measured."""
+    first one of the best choice. ``entry`` receives the working choice (``chosen``) and the sweep variable a
+    growth was found along (``growth_along``), ``slope`` the first growth slope measured."""
     by_choice: dict[tuple, list] = {}
     for d, r in finite:
         by_choice.setdefault(tuple(d.get(k) for k in chosen), []).append((d, r))
@@ -109,7 +121,7 @@ def _growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str]
             groups.setdefault(tuple(d.get(k) for k in depends), []).append((d, r))
         failure = None
         for group in groups.values():
-            failure = _grows(group, set(depends) | set(chosen), slope)
+            failure = _grows(group, set(depends) | set(chosen), entry, slope)
             if failure is not None:
                 break
         if failure is None:
@@ -120,18 +132,28 @@ def _growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str]
     return first_failure
 
 
-def _grows(series: list[tuple[dict, float]], fixed: set[str], slope: list[float]) -> tuple[float, list] | None:
-    """Log-log growth of the smallest admissible constant along the first sweep variable not held fixed."""
-    if len(series) < 3:
-        return None
-    key = next((k for k in series[0][0] if k not in fixed), None)
-    if key is None:
-        return None
-    xs = [math.log(abs(float(d[key])) or 1e-300) for d, _ in series]
-    ys = [math.log(r) for _, r in series]
-    growth = loglog_slope(xs, ys)
-    if not slope:
-        slope.append(growth)
-    if growth > 0.3 and series[-1][1] > 2 * series[0][1]:
-        return growth, series
+def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict,
+           slope: list[float]) -> tuple[float, list] | None:
+    """Log-log growth of the smallest admissible constant along any sweep variable not held fixed: along
+    each such variable, with the other free variables at one value at a time (a constant chosen before the
+    data may grow along none of them). The first slope measured goes to ``slope``, the variable a growth
+    was found along to ``entry["growth_along"]``; the growth returned with its line, sorted along it."""
+    free = [k for k in series[0][0] if k not in fixed]
+    for key in free:
+        others = [k for k in free if k != key]
+        lines: dict[tuple, list[tuple[dict, float]]] = {}
+        for d, r in series:
+            lines.setdefault(tuple(d.get(k) for k in others), []).append((d, r))
+        for line in lines.values():
+            if len({float(d[key]) for d, _ in line}) < 3:
+                continue
+            line = sorted(line, key=lambda dr: float(dr[0][key]))
+            xs = [math.log(abs(float(d[key])) or 1e-300) for d, _ in line]
+            ys = [math.log(r) for _, r in line]
+            growth = loglog_slope(xs, ys)
+            if not slope:
+                slope.append(growth)
+            if growth > 0.3 and line[-1][1] > 2 * line[0][1]:
+                entry["growth_along"] = key
+                return growth, line
     return None

@@ -1,17 +1,20 @@
 """Existence claims: search for an instance satisfying every relation (minimise the violation score).
 
 Sampling cannot refute an existence claim; a witness found makes it hold. A witness from the trivial
-subfamily (the exact, unperturbed case the check's ``trivial:`` relations describe, e.g. a perturbation
-of norm 0) does not exercise the claim's content: when only such witnesses exist the claim is vacuous."""
+subfamily — the check's ``trivial:`` relations: the instances for which the claim's content holds
+automatically, e.g. the unperturbed case and its neighbourhood within the scale at which the claimed bound
+follows by continuity — does not exercise the claim's content: when only such witnesses exist the claim is
+vacuous. The witness reports the sides of the ``trivial:`` relations (its distance from the subfamily against
+the radius named)."""
 
 from __future__ import annotations
 
 import torch
 
-from ...checks.compiled import Compiled
+from ...checks.compiled import Compiled, Sides
 from ...registry import Verdict
 from ..context import NumericContext
-from ..evidence import ExistenceWitness
+from ..evidence import ExistenceWitness, TrivialDistance
 from ..falsify import SearchOutcome
 from ..pipeline import SearchJudge
 from ..result import Outcome, values_json
@@ -45,8 +48,8 @@ class ExistenceJudge(SearchJudge):
     def after_search(self, run: ClaimRun) -> Outcome:
         if self.trivial is not None:
             return Outcome(Verdict.vacuous, f"only trivial witnesses ({run.compiled.check.trivial}) satisfy every "
-                           "relation: the existence claim is met by the unperturbed case and says nothing about "
-                           "the perturbed one", None, (self.trivial,))
+                           "relation: the existence claim is met where its content holds automatically and says "
+                           "nothing beyond it", None, (self.trivial,))
         return Outcome(Verdict.not_checkable, "the search found no witness (existence cannot be refuted by sampling)")
 
 
@@ -65,18 +68,28 @@ def witness(comp: Compiled, marker: Compiled | None, instances: int, ctx: Numeri
         return None, None
     if marker is None:
         return ExistenceWitness(*_example(comp, theta, int(good.nonzero()[0]), ctx)), None
-    trivial = _trivial(marker, theta, ctx, tol)
+    trivial, sides = _trivial(marker, theta, ctx, tol)
     nontrivial = good & ~trivial
     if bool(nontrivial.any()):
-        return ExistenceWitness(*_example(comp, theta, int(nontrivial.nonzero()[0]), ctx)), None
-    return None, ExistenceWitness(*_example(comp, theta, int(good.nonzero()[0]), ctx), trivial=True)
+        i = int(nontrivial.nonzero()[0])
+        return ExistenceWitness(*_example(comp, theta, i, ctx), trivial_distance=_distance(sides, i)), None
+    i = int(good.nonzero()[0])
+    return None, ExistenceWitness(*_example(comp, theta, i, ctx), trivial=True, trivial_distance=_distance(sides, i))
 
 
-def _trivial(marker: Compiled, theta: dict, ctx: NumericContext, tol: float | None) -> torch.Tensor:
-    """(B,) bool: the instance lies in the trivial subfamily (every ``trivial`` relation holds)."""
+def _trivial(marker: Compiled, theta: dict, ctx: NumericContext, tol: float | None) -> tuple[torch.Tensor, Sides]:
+    """(B,) bool: the instance lies in the trivial subfamily (every ``trivial`` relation holds); and the
+    sides of those relations (how far each instance lies from the subfamily, against the radius named)."""
     with torch.no_grad():
-        sc = score_sides(marker.evaluate(theta, ctx), tol, ctx.dtype)
-    return (sc.score <= 1) & torch.isfinite(sc.score)
+        sides = marker.evaluate(theta, ctx)
+        sc = score_sides(sides, tol, ctx.dtype)
+    return (sc.score <= 1) & torch.isfinite(sc.score), sides
+
+
+def _distance(sides: Sides, i: int) -> tuple[TrivialDistance, ...]:
+    """The witness's place relative to the trivial subfamily: each ``trivial`` relation's two sides there."""
+    return tuple(TrivialDistance(rel.text, values_json({"x": lhs[i: i + 1]})["x"], values_json({"x": rhs[i: i + 1]})["x"])
+                 for rel, lhs, rhs in sides.relation_sides())
 
 
 def _example(comp: Compiled, theta: dict, i: int, ctx: NumericContext) -> tuple[dict, dict]:

@@ -1,5 +1,5 @@
 """Order claims: the measured order of a quantity (log-log slope over a geometric parameter sequence)
-against the claimed order."""
+against the claimed order; with a sweep, at every assignment, and the O(.) uniform along the sweep."""
 
 from __future__ import annotations
 
@@ -8,94 +8,133 @@ import math
 
 import torch
 
+from ...checks.compiled import Compiled
 from ...registry import Verdict
-from ..evidence import OrderEstimate, OrderRefutation
+from ..evidence import AssignmentOrder, OrderConstantGrowth, OrderEstimate, OrderRefutation
 from ..result import Outcome
 from ..run import ClaimRun
 from ..scoring import score_sides
+from .constant import growth_in_every_choice, loglog_slope, quantification
 
-FLOOR = 1e-13  # a quantity below this at every value is of every order
+__all__ = ["OrderJudge", "loglog_slope", "orders_text"]
+
+FLOOR = 1e-13  # a quantity below this at some value is at the rounding level: faster than any order
 
 
-def loglog_slope(xs: list[float], ys: list[float]) -> float:
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
+@dataclasses.dataclass(frozen=True)
+class _Measured:
+    """One assignment of the other sweep variables: the quantity (and baseline) of the same n instances
+    at every value of the parameter, (n, J); NaN rows lie outside the assumptions at some value."""
+
+    dims: dict
+    quantity: torch.Tensor
+    baseline: torch.Tensor | None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Judged:
+    """An assignment with usable instances: their slopes, their quantities and the leading constant."""
+
+    dims: dict
+    slopes: list[float]
+    quantity: torch.Tensor
+    lead: float
 
 
 class OrderJudge:
-    """The quantity on the same instances at every value of the parameter (one assignment each), and the
-    median per-instance slope against the claimed order; a baseline of the claimed order makes it vacuous."""
+    """The quantity on the same instances at every value of the parameter, at every assignment of the
+    other sweep variables (the same random directions everywhere), and the median per-instance slope
+    against the claimed order. The claimed order must hold at each assignment, and where there are
+    several, the leading constant (the largest quantity / param^claimed) must stay bounded along them,
+    quantified as ``check.constant`` says (one constant chosen before the data by default): an O(eps^2)
+    "uniformly in L" is an O with one constant. A baseline of the claimed order (at every assignment, its
+    leading constant bounded alike) makes the claim vacuous."""
 
     def judge(self, run: ClaimRun) -> Outcome:
-        compiled, ctx = run.compiled, run.ctx
-        check = compiled.check
+        check = run.compiled.check
         spec = check.order
         # the registry model checked the fields (>= 3 positive values, direction zero|infinity)
         param, claimed = spec.param, float(spec.claimed)
         values = [float(v) for v in spec.values]
         direction, slack, exact = spec.resolved_direction(), float(spec.tol), spec.exact
         n = max(4, run.profile.instances // 8)
-        series, base_series = [], []
-        # one assignment per value of the parameter, at the smallest sweep assignment of the other variables
-        for comp in compiled.assignments:
-            actx = run.stream(0)  # the same directions for every value
-            theta = comp.init_theta(n, actx.gen, actx)
-            with torch.no_grad():
-                sides = comp.evaluate(theta, actx)
-                q = sides.quantity
-                ok = score_sides(sides, check.tol, ctx.dtype).assume_ok if comp.assumes else None
-            # an instance outside the assumptions at some value of the parameter leaves the fit
-            series.append(_magnitude(q, n, ok))
-            if sides.baseline is not None:
-                base_series.append(_magnitude(sides.baseline, n, ok))
-        qs = torch.stack(series, 1)  # (n, J)
-        run.instances = n * len(values)
-        admissible = ~torch.isnan(qs).any(1)  # NaN: outside the assumptions at some value of the parameter
-        if not bool(admissible.any()):
+        xs = [math.log(v) for v in values]
+        per = len(values)
+        assignments = run.compiled.assignments
+        measured = [_series(run, assignments[k:k + per], param, n) for k in range(0, len(assignments), per)]
+        run.instances = n * len(assignments)
+        judged = []
+        for m in measured:
+            qs = m.quantity
+            usable = ~torch.isnan(qs).any(1) & (qs > FLOOR).all(1) & torch.isfinite(qs).all(1)
+            if bool(usable.any()):
+                slopes = [loglog_slope(xs, [math.log(float(y)) for y in row]) for row in qs[usable]]
+                lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype, device=qs.device) ** claimed).amax())
+                judged.append(_Judged(m.dims, slopes, qs[usable], lead))
+        if not any(bool((~torch.isnan(m.quantity).any(1)).any()) for m in measured):
             return Outcome(Verdict.vacuous, f"vacuous: none of the {n} instances satisfies the assumptions at every "
                            f"value of {param}; there is nothing for the order to be measured on", None,
                            (OrderEstimate(claimed),))
-        usable = (qs > FLOOR).all(1) & torch.isfinite(qs).all(1)
-        if not bool(usable.any()):
+        if not judged:
             return Outcome(Verdict.holds, f"quantity below {FLOOR:g} at every value: faster than any order", None,
                            (OrderEstimate(claimed),))
-        xs = [math.log(v) for v in values]
-        slopes = [loglog_slope(xs, [math.log(float(y)) for y in qs[i]]) for i in range(n) if bool(usable[i])]
-        lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype, device=qs.device) ** claimed).amax())
-        measured = sorted(slopes)[len(slopes) // 2]
+
+        def bad(slopes: list[float]) -> bool:
+            if direction == "zero":
+                return min(slopes) < claimed - slack or (exact and max(slopes) > claimed + slack)
+            return max(slopes) > claimed + slack or (exact and min(slopes) < claimed - slack)
+
+        failing = next((j for j in judged if bad(j.slopes)), None)
+        # the assignment the verdict rests on: the first that fails, or else the one with the worst instance
+        rests = failing or max(judged, key=lambda j: _badness(j.slopes, claimed, direction, exact))
+        slopes = rests.slopes
+        median = sorted(slopes)[len(slopes) // 2]
+        lead = max(j.lead for j in judged)
         # the instance the verdict rests on: the slowest order towards 0, the fastest growth towards infinity,
         # and for an exact order the one farthest from the claim on either side
         worst = _worst(slopes, claimed, direction, exact)
         shown = [worst] + [i for i in range(min(3, len(slopes))) if i != worst][:2]
         # error against the parameter of the worst instance and two others, for the plot
-        first = qs[usable][shown].tolist()
-        estimate = OrderEstimate(claimed, param, tuple(values), direction, min(slopes), measured, max(slopes), lead, first,
+        first = rests.quantity[shown].tolist()
+        by_assignment = tuple(AssignmentOrder(j.dims, min(j.slopes), sorted(j.slopes)[len(j.slopes) // 2],
+                                              max(j.slopes), j.lead) for j in judged) if len(measured) > 1 else ()
+        estimate = OrderEstimate(claimed, param, tuple(values), direction, min(slopes), median, max(slopes), lead, first,
                                  exact=exact, tolerance=slack, measured_worst=slopes[worst],
-                                 series_slopes=tuple(slopes[i] for i in shown))
-        if direction == "zero":
-            bad = min(slopes) < claimed - slack or (exact and max(slopes) > claimed + slack)
-        else:
-            bad = max(slopes) > claimed + slack or (exact and min(slopes) < claimed - slack)
+                                 series_slopes=tuple(slopes[i] for i in shown), by_assignment=by_assignment)
         rel = "as" if exact else ("at least as fast as" if direction == "zero" else "no faster than")
-        if bad:
+        where = f" at {rests.dims}" if len(measured) > 1 else ""
+        if failing is not None:
             return Outcome(Verdict.refuted, f"measured order {_orders(slopes, slopes[worst])} vs claimed {claimed:g} "
-                           f"as {param} -> {'0' if direction == 'zero' else 'inf'}", measured,
-                           (estimate, OrderRefutation(run.seed, param, tuple(values), tuple(slopes), first)))
-        message = f"measured order {_orders(slopes, slopes[worst])} {rel} claimed {claimed:g}; leading constant <= {lead:.4g}"
-        if not base_series:
-            return Outcome(Verdict.holds, message, measured, (estimate,))
-        base = _baseline_order(torch.stack(base_series, 1), xs, direction)
-        estimate = dataclasses.replace(estimate, baseline=(check.baseline, base))
+                           f"as {param} -> {'0' if direction == 'zero' else 'inf'}{where}", median,
+                           (estimate, OrderRefutation(run.seed, param, tuple(values), tuple(slopes), first,
+                                                      rests.dims if where else None)))
+        growth = _lead_growth([(j.dims, j.lead) for j in judged], check.constant)
+        if growth is not None:
+            slope, line, along = growth
+            return Outcome(Verdict.refuted, f"the order {claimed:g} holds at every assignment, but not uniformly: its "
+                           f"leading constant grows along {along} (log-log slope {slope:.2f}): {line[0][1]:.3g} at "
+                           f"{line[0][0]} -> {line[-1][1]:.3g} at {line[-1][0]}", median,
+                           (estimate, OrderConstantGrowth(f"{check.assert_} <= C {param}^{claimed:g}", tuple(line),
+                                                          slope, run.seed, param, tuple(values), along)))
+        message = (f"measured order {_orders(slopes, slopes[worst])} {rel} claimed {claimed:g}; leading constant "
+                   f"<= {lead:.4g}" + (f" (bounded along the sweep, {len(judged)} assignments; worst at {rests.dims})"
+                                       if len(judged) > 1 else ""))
+        bases = [(m.dims, m.baseline) for m in measured if m.baseline is not None]
+        if not bases:
+            return Outcome(Verdict.holds, message, median, (estimate,))
+        base, leads = _baseline_order(bases, values, xs, claimed, direction)
         as_good = base >= claimed - slack if direction == "zero" else base <= claimed + slack
+        uniform = None
+        if as_good and len(bases) > 1:  # the baseline's leading constant bounded along the sweep, as the claim's
+            uniform = as_good = _lead_growth(leads, check.constant) is None
+        estimate = dataclasses.replace(estimate, baseline=(check.baseline, base), baseline_uniform=uniform)
         if as_good:
             # vacuity by order: a trivial baseline (e.g. the distance of each of two maps to a trivial third
             # one) that already has the claimed order — or a better one — makes the claimed order say nothing
             return Outcome(Verdict.vacuous, f"vacuous by order: the trivial baseline {check.baseline} already has "
-                           f"order {base:.3f} (measured), the claimed order is {claimed:g} (measured {measured:.3f}); "
-                           "the bound says no more than the baseline", measured, (estimate,))
-        return Outcome(Verdict.holds, message, measured, (estimate,))
+                           f"order {base:.3f} (measured), the claimed order is {claimed:g} (measured {median:.3f}); "
+                           "the bound says no more than the baseline", median, (estimate,))
+        return Outcome(Verdict.holds, message, median, (estimate,))
 
 
 def orders_text(worst: float, median: float, low: float, high: float) -> str:
@@ -114,17 +153,64 @@ def _worst(slopes: list[float], claimed: float, direction: str, exact: bool) -> 
     return slopes.index(min(slopes) if direction == "zero" else max(slopes))
 
 
+def _badness(slopes: list[float], claimed: float, direction: str, exact: bool) -> float:
+    """How far an assignment's worst slope lies on the wrong side of the claim (larger: worse)."""
+    s = slopes[_worst(slopes, claimed, direction, exact)]
+    return abs(s - claimed) if exact else (claimed - s if direction == "zero" else s - claimed)
+
+
+def _series(run: ClaimRun, comps: tuple[Compiled, ...], param: str, n: int) -> _Measured:
+    """The quantity (and the baseline) of n instances at every value of the parameter (one evaluator per
+    value), at one assignment of the other sweep variables; the same random directions at every value and
+    assignment."""
+    series, base_series = [], []
+    for comp in comps:
+        actx = run.stream(0)  # the same directions for every value and assignment
+        theta = comp.init_theta(n, actx.gen, actx)
+        with torch.no_grad():
+            sides = comp.evaluate(theta, actx)
+            ok = score_sides(sides, run.compiled.check.tol, run.ctx.dtype).assume_ok if comp.assumes else None
+        # an instance outside the assumptions at some value of the parameter leaves the fit
+        series.append(_magnitude(sides.quantity, n, ok))
+        if sides.baseline is not None:
+            base_series.append(_magnitude(sides.baseline, n, ok))
+    dims = {k: v for k, v in comps[0].dims.items() if k != param}
+    return _Measured(dims, torch.stack(series, 1), torch.stack(base_series, 1) if base_series else None)
+
+
+def _lead_growth(leads: list[tuple[dict, float]], spec) -> tuple[float, list, str] | None:
+    """Growth of the leading constant along the sweep (None with fewer than three assignments or when
+    bounded), quantified as ``check.constant`` says."""
+    if len(leads) < 3:
+        return None
+    depends, chosen = quantification(spec)
+    entry: dict = {}
+    failure = growth_in_every_choice([(d, lead) for d, lead in leads if lead > 0], depends, chosen, entry, [])
+    if failure is None:
+        return None
+    slope, line = failure
+    return slope, line, entry.get("growth_along", "the sweep")
+
+
 def _magnitude(x: torch.Tensor, n: int, ok: torch.Tensor | None) -> torch.Tensor:
     """(n,) max |x| per instance; NaN where the instance is outside the assumptions."""
     q = x.reshape(n, -1).abs().amax(1)
     return q if ok is None else torch.where(ok, q, torch.full_like(q, math.nan))
 
 
-def _baseline_order(bs: torch.Tensor, xs: list[float], direction: str) -> float:
+def _baseline_order(bases: list[tuple[dict, torch.Tensor]], values: list[float], xs: list[float], claimed: float,
+                    direction: str) -> tuple[float, list[tuple[dict, float]]]:
     """The baseline's order, measured the same way as the quantity's (median log-log slope), not compared
-    at one point; a baseline vanishing at every value is of every order."""
-    usable = (bs > 1e-300).all(1) & torch.isfinite(bs).all(1)
-    if not bool(usable.any()):
-        return math.inf if direction == "zero" else -math.inf
-    slopes = sorted(loglog_slope(xs, [math.log(float(y)) for y in row]) for row in bs[usable])
-    return slopes[len(slopes) // 2]
+    at one point: the slowest towards 0 (the fastest towards infinity) over the assignments, so that it is
+    as good as the claim only where it is at every one (a baseline vanishing at every value is of every
+    order); and its leading constant per assignment."""
+    medians, leads = [], []
+    for dims, bs in bases:
+        usable = (bs > 1e-300).all(1) & torch.isfinite(bs).all(1)
+        if not bool(usable.any()):
+            medians.append(math.inf if direction == "zero" else -math.inf)
+            continue
+        slopes = sorted(loglog_slope(xs, [math.log(float(y)) for y in row]) for row in bs[usable])
+        medians.append(slopes[len(slopes) // 2])
+        leads.append((dims, float((bs[usable] / torch.tensor(values, dtype=bs.dtype, device=bs.device) ** claimed).amax())))
+    return (min(medians) if direction == "zero" else max(medians)), leads
