@@ -4,8 +4,9 @@ A project names its registries (folders or YAML files, relative to the file that
 ``[tool.pyverify] registries = [...]`` of its pyproject.toml, or in the ini option ``pyverify_registries``
 (pytest.ini, ``[tool.pytest.ini_options]``, or ``-o pyverify_registries=claims``); nothing else is collected,
 so a project that merely has a ``claims/`` folder is left alone. The plugins it opted into
-(``[tool.pyverify] plugins``, the ``pyverify.plugins`` entry points) are loaded before its registries, as
-the command line loads them.
+(``[tool.pyverify] plugins``, the ``pyverify.plugins`` entry points) and its bindings
+(``[tool.pyverify] bindings``) are loaded before its registries, as the command line loads them: a claim
+exercising a bound role runs on the project's code.
 
 Every claim of an opted-in registry file becomes one test item ``claims/file.yaml::ID``; it passes when
 the verdict the engine computes equals the claim's reviewed ``expect`` (a claim without ``expect`` is new:
@@ -88,16 +89,20 @@ def _registry_root(config: pytest.Config, path: Path) -> Path | None:
 def _registry(config: pytest.Config, root: Path) -> Registry | RegistryError:
     loaded = config.stash.setdefault(_REGISTRIES_KEY, {})
     if root not in loaded:
+        from .checks.binding_sources import load_bindings
         from .checks.plugins import PluginError, load_opted_in
+        from .checks.roles import BindingError
         from .checks.validate import load_valid_registry  # torch only once a registry is collected
 
         try:
             load_opted_in(directory=_project_dir(config))  # the project's plugins, as the command line loads them
+            # and its bindings ([tool.pyverify] bindings): the claims exercising a bound role run on its code
+            load_bindings(directory=_project_dir(config))
             # the checks are validated at collection: a misspelt keyword is a collection error at its line
             loaded[root] = load_valid_registry(root)
         except RegistryError as exc:
             loaded[root] = exc
-        except PluginError as exc:
+        except (PluginError, BindingError) as exc:
             where = _project_dir(config) / "pyproject.toml"
             loaded[root] = RegistryError([Problem(Location(str(where), 1), str(exc), code="plugin")])
     return loaded[root]
@@ -150,13 +155,15 @@ class ClaimItem(pytest.Item):
             self.user_properties.append(("unreviewed", True))
 
     def runtest(self) -> None:
+        from .checks.roles import ACTIVE
+        from .cli_bindings import meets_expectation
         from .engine import check_claim
 
         cfg = self.config
         result = check_claim(self.registry, self.claim_id, cfg.getoption("--pyverify-budget"),
                              cfg.getoption("--pyverify-seed"), cfg.getoption("--pyverify-device"))
         self.user_properties.append(("verdict", result.verdict.value))
-        if not result.matches:
+        if not meets_expectation(bool(ACTIVE))(result):
             raise VerdictMismatch(result)
 
     def repr_failure(self, excinfo, style=None):

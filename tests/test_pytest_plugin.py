@@ -107,6 +107,37 @@ def test_the_projects_plugins_are_loaded_before_its_registry(tmp_path):
     assert proc.returncode == 2 and "plugin file" in out and "missing.py" in out, out
 
 
+RELATIVE_ROPE = """\
+check:
+  given: {q: 'vec(6)', k: 'vec(6)', i: 'vec(1, hi=50)', j: 'vec(1, hi=50)', t: 'vec(1, hi=50)'}
+  where: {Q: 'outer(ones(1), q)', K: 'outer(ones(1), k)'}
+  assert: 'rope(Q, i)[0] @ rope(K, j)[0] == rope(Q, i + t)[0] @ rope(K, j + t)[0]'
+expect: holds
+"""
+
+
+@pytest.mark.parametrize("target, outcome", [("apply_rotary", "1 passed"), ("apply_rotary_position_scaled", "1 failed")])
+def test_the_projects_bindings_run_its_claims_on_its_code(tmp_path, target, outcome):
+    """[tool.pyverify] bindings is read under pytest as on the command line: the claim exercising the bound
+    role runs on the user's function (a scale by absolute position breaks the relative law), with the
+    conventions declared there mapped (half-split pairing, the opposite rotation sense)."""
+    project = tmp_path / "project"
+    (project / "claims").mkdir(parents=True)
+    (project / "claims" / "documents.yaml").write_text(DOC)
+    (project / "claims" / "r.yaml").write_text("claims:\n" + claim_yaml("R.relative", extra=RELATIVE_ROPE))
+    (project / "pyproject.toml").write_text(
+        '[tool.pyverify]\nregistries = ["claims"]\n'
+        f'[tool.pyverify.bindings.rotary]\ntarget = "{REPO / "tests" / "bound_user_code.py"}:{target}"\n'
+        'conventions = {pairing = "half", displacement = "ri-rj"}\n')
+    proc = _pytest(project)
+    out = proc.stdout + proc.stderr
+    assert outcome in out, out
+    (project / "pyproject.toml").write_text(
+        '[tool.pyverify]\nregistries = ["claims"]\n[tool.pyverify.bindings.rotery]\ntarget = "x.py:f"\n')
+    bad = _pytest(project)
+    assert bad.returncode == 2 and "unknown role 'rotery'" in bad.stdout + bad.stderr, bad.stdout + bad.stderr
+
+
 def test_this_repository_opts_its_registry_in():
     roots = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pyverify"]["registries"]
     assert [(REPO / r).resolve() for r in roots] == [PAPERS.resolve()]
