@@ -63,10 +63,12 @@ def test_planted_table_error_is_refuted(planted, cid):
 
 
 def test_synthetic_mu_is_the_empirical_law_of_the_sampled_corpus():
-    mu = VOCABULARY["synthetic_mu"].torch(8, 5, 300, 2, 7)
+    from pyverify.engine.context import CPU64  # the function makes its tensor on the context's device
+
+    mu = VOCABULARY["synthetic_mu"].torch(CPU64, 8, 5, 300, 2, 7)
     corpus = positional.synthetic_corpus(n=8, V=5, N=300, regimes=2, seed=7)
     assert torch.equal(mu, positional.positional_distributions(corpus, 8, 5))
     assert mu.dtype == torch.float64 and torch.allclose(mu.sum(-1), torch.ones(8, dtype=torch.float64))
     mu.zero_()                                              # a caller altering its copy leaves the cache intact
-    assert torch.equal(VOCABULARY["synthetic_mu"].torch(8, 5, 300, 2, 7), positional.positional_distributions(corpus, 8, 5))
-    assert not torch.equal(VOCABULARY["synthetic_mu"].torch(8, 5, 300, 2, 8), positional.positional_distributions(corpus, 8, 5))
+    assert torch.equal(VOCABULARY["synthetic_mu"].torch(CPU64, 8, 5, 300, 2, 7), positional.positional_distributions(corpus, 8, 5))
+    assert not torch.equal(VOCABULARY["synthetic_mu"].torch(CPU64, 8, 5, 300, 2, 8), positional.positional_distributions(corpus, 8, 5))

@@ -238,7 +238,7 @@ class Orth(Sampler):
         return (v.transpose(-1, -2) @ v - eye).abs().flatten(1).amax(1) <= tol
 
     def relaxed(self):
-        return Mat({"n": self.p["n"], "hi": 2.0})
+        return Mat({"rows": self.p["n"], "hi": 2.0})
 
     def symbolic_instance(self, name, notes):
         raise SymbolicUnsupported("orthogonal matrices have no free symbolic parameterisation here")
