@@ -11,6 +11,7 @@ import torch
 from pyverify.attention import positional
 from pyverify.checks.vocabulary import VOCABULARY
 from pyverify.engine import check_claim
+from pyverify.engine.context import CPU64  # synthetic_mu makes its tensor on the context's device
 from pyverify.registry import load_registry
 
 PLANTED = """
@@ -63,8 +64,6 @@ def test_planted_table_error_is_refuted(planted, cid):
 
 
 def test_synthetic_mu_is_the_empirical_law_of_the_sampled_corpus():
-    from pyverify.engine.context import CPU64  # the function makes its tensor on the context's device
-
     mu = VOCABULARY["synthetic_mu"].torch(CPU64, 8, 5, 300, 2, 7)
     corpus = positional.synthetic_corpus(n=8, V=5, N=300, regimes=2, seed=7)
     assert torch.equal(mu, positional.positional_distributions(corpus, 8, 5))
