@@ -56,8 +56,10 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
         if "digits" in cert.get("precise", {}) else ""
     at = f" at {name(sides.precision)} precision: the code computes in {name(sides.precision)}" \
         if lower_precision(sides, torch.float64) else ""
-    message = (f"counterexample (dims {comp.dims or 'fixed'}): violation score {float(sc.score[0]):.4g} "
-               f"(> 1 means beyond tolerance {float(sc.tol[0]):.3g}{at}); re-checked in float64 on the one-instance path; "
+    score = (f"the strict relation `{cert['tie']}` is met with equality (a tie violates it whatever the tolerance)"
+             if cert.get("tie") else f"violation score {float(sc.score[0]):.4g} (> 1 means beyond tolerance "
+                                     f"{float(sc.tol[0]):.3g}{at})")
+    message = (f"counterexample (dims {comp.dims or 'fixed'}): {score}; re-checked in float64 on the one-instance path; "
                f"interval certificate: {cert['status']}{precise}{near}" + "".join(f"; {f}" for f in failures))
     witness = Counterexample(seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc), cert,
                              params=_params_json(params))
@@ -95,7 +97,7 @@ def refuted_by_an_example(run: ClaimRun) -> Outcome | None:
         message = (f"counterexample from check.examples[{i}] (a fixed instance, dims {comp.dims or 'fixed'}; "
                    f"no random instance needed): violation score {float(sc.score[0]):.4g} (> 1 means beyond "
                    f"tolerance {float(sc.tol[0]):.3g}); interval certificate: {cert['status']}"
-                   + (f"; {why}" if "precise" in cert else ""))
+                   + (f"; {why}" if "precise" in cert or cert.get("tie") else ""))
         witness = Counterexample(run.seed, comp.dims, values_json(values), _relation_reports(sides, sc), cert, example=i)
         return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)),
                        (witness,) + _diagnosis(run, comp, sides, sc))
