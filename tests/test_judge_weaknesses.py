@@ -52,3 +52,38 @@ def test_a_strict_hypothesis_excludes_its_boundary():
     # d = 2 ties `d > 2`: outside the hypothesis, so the tie of `d - 2 > 0` there refutes nothing
     assert _verdict({"assume": "d > 2", "assert": "d - 2 > 0", "dims": {"d": [2, 3, 4]}}) == "holds"
     assert _verdict({"assert": "d - 2 > 0", "dims": {"d": [2, 3, 4]}}) == "refuted"
+
+
+# ---------------------------------------------------------------- 2. a constant's side <= 0
+CONSTANT = {"given": {"x": "vec(2, lo=0.5, hi=1)"}, "relation": "constant"}
+
+
+def test_a_bound_whose_constant_side_is_not_positive_fails_for_every_constant():
+    result = _run({**CONSTANT, "assert": "norm(x) <= -norm(x)"})  # the sign of the right side flipped
+    assert result.verdict.value == "refuted", result.message
+    assert "fails for every constant C > 0" in result.message and "ball arithmetic certifies" in result.message
+    assert _verdict({**CONSTANT, "assert": "norm(x) <= 0 * norm(x)"}) == "refuted"  # a term dropped to 0
+    assert _verdict({**CONSTANT, "assert": "-norm(x) >= norm(x)"}) == "refuted"  # `C a >= b` with a < 0
+    # at one value of a sweep only: t = 2 makes the right side 0
+    assert _verdict({**CONSTANT, "assert": "norm(x) <= (t - 2) * norm(x)", "dims": {"t": [2, 3, 4]}}) == "refuted"
+
+
+def test_a_bound_whose_constant_side_is_positive_or_zero_only_in_floating_point_holds():
+    assert _verdict({**CONSTANT, "assert": "norm(x) <= 3 * norm(x)"}) == "holds"
+    # both sides 0 at x = 0 (a degenerate instance): no violation there
+    assert _verdict({"given": {"x": "vec(2, lo=0, hi=1)"}, "relation": "constant",
+                     "assert": "norm(x) ** 2 <= norm(x)"}, "default") == "holds"
+    # exp(-t^2) underflows to 0 in float64, but is exactly positive: some (huge) C works
+    assert _verdict({"given": {"t": "vec(1, lo=30, hi=40)"}, "relation": "constant",
+                     "assert": "1 <= exp(-t[0] * t[0])"}) == "holds"
+    # rhs < 0 and lhs < 0: every C <= lhs / rhs = 2 satisfies it
+    assert _verdict({**CONSTANT, "assert": "-norm(x) <= -0.5 * norm(x)"}) == "holds"
+
+
+def test_a_sign_flipped_registry_constant_is_refuted(tmp_path):
+    """The shipped T6.2.corrected with its bound's sign flipped: it held while rhs <= 0 instances were dropped."""
+    from test_dodged_claims import _planted
+
+    flipped = _planted(tmp_path, "T6.2.corrected", [("<= bound * norm", "<= -bound * norm")], "quick")
+    assert flipped.verdict.value == "refuted", flipped.message
+    assert "fails for every constant" in flipped.message

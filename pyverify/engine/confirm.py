@@ -34,7 +34,7 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
         run.tally.rounding_candidates.append(why)
         return None
     if status == INCONCLUSIVE:
-        run.inconclusive.append(Undecided(seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc),
+        run.inconclusive.append(Undecided(seed, comp.dims, values_json(sides.values), relation_reports(sides, sc),
                                           why, sides.precision))
         return None
     near = f"; near the tolerance, judged again: {why}" if float(sc.score[0]) < NEAR else ""
@@ -42,7 +42,7 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
     failures = []
     # confirmed: the refutation stands whatever fails from here on
     run.refutation = Outcome(Verdict.refuted, "", None, (Counterexample(
-        seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc), {}, params=_params_json(params)),))
+        seed, comp.dims, values_json(sides.values), relation_reports(sides, sc), {}, params=_params_json(params)),))
     try:
         small = shrink(comp, cand.theta, tol)
         ok2, sc2, sides2 = recheck(comp, small, tol)
@@ -61,7 +61,7 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
                                      f"{float(sc.tol[0]):.3g}{at})")
     message = (f"counterexample (dims {comp.dims or 'fixed'}): {score}; re-checked in float64 on the one-instance path; "
                f"interval certificate: {cert['status']}{precise}{near}" + "".join(f"; {f}" for f in failures))
-    witness = Counterexample(seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc), cert,
+    witness = Counterexample(seed, comp.dims, values_json(sides.values), relation_reports(sides, sc), cert,
                              params=_params_json(params))
     return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)),
                    (witness,) + _diagnosis(run, comp, sides, sc))
@@ -98,7 +98,7 @@ def refuted_by_an_example(run: ClaimRun) -> Outcome | None:
                    f"no random instance needed): violation score {float(sc.score[0]):.4g} (> 1 means beyond "
                    f"tolerance {float(sc.tol[0]):.3g}); interval certificate: {cert['status']}"
                    + (f"; {why}" if "precise" in cert or cert.get("tie") else ""))
-        witness = Counterexample(run.seed, comp.dims, values_json(values), _relation_reports(sides, sc), cert, example=i)
+        witness = Counterexample(run.seed, comp.dims, values_json(values), relation_reports(sides, sc), cert, example=i)
         return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)),
                        (witness,) + _diagnosis(run, comp, sides, sc))
     return None
@@ -118,7 +118,7 @@ def _diagnosis(run: ClaimRun, comp: Compiled, sides, sc) -> tuple:
     return (found,) if found.diagnoses or found.located else ()
 
 
-def _relation_reports(sides, sc) -> tuple[RelationAtWitness, ...]:
+def relation_reports(sides, sc) -> tuple[RelationAtWitness, ...]:
     return tuple(RelationAtWitness(rel.text, rel.op, tensor_to_list(lhs[0]), tensor_to_list(rhs[0]), float(m[0]))
                  for (rel, lhs, rhs), m in zip(sides.relation_sides(), sc.measure))
 

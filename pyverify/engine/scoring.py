@@ -85,6 +85,9 @@ class Scored:
     ratio: list[torch.Tensor | None]  # per bound relation: max lhs / rhs (tightness)
     assume_ok: torch.Tensor  # (B,) bool
     tol: torch.Tensor
+    # per bound relation (B,), ``no_constant_score``: > 1 where no positive constant C rescues
+    # ``lhs <= C * rhs`` (what a ``constant`` check asks)
+    no_constant: list[torch.Tensor | None]
 
 
 def broadcast_instances(lhs: torch.Tensor, rhs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -137,6 +140,22 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     return score, slack.amax(1), ratio, (slack / scale).amax(1)
 
 
+def no_constant_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor) -> torch.Tensor | None:
+    """(B,) for a bound read as ``lhs <= C * rhs`` with an unnamed C > 0 (a ``constant`` check): at an entry
+    whose right side is <= 0, C * rhs <= 0 for every C, so the bound fails for every C where lhs > 0 — the
+    score of ``lhs <= 0`` there (> 1: lhs beyond its rounding allowance); -inf where every right side is
+    positive (the ratio lhs / rhs measures those). None for an identity."""
+    if op not in ("<=", "<", ">=", ">"):
+        return None
+    b = tol.shape[0]
+    lhs, rhs = broadcast_instances(lhs, rhs)
+    l, r = _flat(lhs.detach(), b), _flat(rhs.detach(), b)
+    if op in (">=", ">"):
+        l, r = r, l
+    score = l / (tol.detach().unsqueeze(1) * (1 + l.abs()))
+    return torch.where(r <= 0, score, torch.full_like(score, -math.inf)).amax(1)
+
+
 def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     """Score every instance; a check's explicit ``tol`` is taken as written, except that no tolerance is
     below the error model of the precision the code computed in."""
@@ -157,9 +176,10 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
         # the hypotheses are judged at float64's tolerance: the coarser one of the code under test must not
         # admit instances outside them (rho = 1 + 1e-7 passing `rho < 1`); tighter only excludes instances
         t_assume = t / rounding
-    scores, measures, ratios, objs = [], [], [], []
+    scores, measures, ratios, objs, no_constant = [], [], [], [], []
     for rel, lhs, rhs in sides.relation_sides():
         s, m, q, o = relation_terms(rel.op, lhs, rhs, t)
+        no_constant.append(no_constant_score(rel.op, lhs, rhs, t))
         scores.append(s)
         measures.append(m)
         ratios.append(q)
@@ -175,7 +195,7 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     score = torch.stack(scores).amax(0) if scores else zero
     objective = torch.stack(objs).sum(0) if objs else zero
     assume_slack = torch.stack(aslack).amax(0) if aslack else zero
-    return Scored(score, objective, assume_slack, measures, ratios, a <= 1, t)
+    return Scored(score, objective, assume_slack, measures, ratios, a <= 1, t, no_constant)
 
 
 def only_ties(sides: Sides, sc: Scored) -> bool:

@@ -277,9 +277,7 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
     old_prec = flint.ctx.prec
     flint.ctx.prec = 200
     try:
-        env: dict[str, Any] = dict(comp.dims)
-        for name, v in sides.values.items():
-            env[name] = {k: Ball.from_tensor(x[0]) for k, x in v.items()} if isinstance(v, dict) else Ball.from_tensor(v[0])
+        env = _ball_env(comp, sides)
     except (Unsupported, ValueError, ArithmeticError) as exc:
         flint.ctx.prec = old_prec
         return {"status": f"unsupported: {exc}"}
@@ -314,6 +312,37 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
     return {"status": f"unsupported: {reasons[0] if reasons else 'no relation to judge'}"}
 
 
+def _ball_env(comp, sides) -> dict[str, Any]:
+    """The instance 0 of ``sides`` as balls (exact: the float64 inputs are exact binary numbers), with the dims."""
+    env: dict[str, Any] = dict(comp.dims)
+    for name, v in sides.values.items():
+        env[name] = {k: Ball.from_tensor(x[0]) for k, x in v.items()} if isinstance(v, dict) else Ball.from_tensor(v[0])
+    return env
+
+
+def judge_signs(comp, sides, j: int, decide) -> bool | None:
+    """``decide(lhs, rhs)`` on relation j's two sides at instance 0 in 200-bit balls, broadcast to entries of
+    one shape (lists of ``arb``, the bound's sides as ``lhs <= rhs``): True, False, or None where it cannot
+    say; None too where the relation has no ball meaning."""
+    if flint is None or comp.randoms:
+        return None
+    old_prec = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        rel = comp.relations[j]
+        lhs, rhs = (_lift(x) for x in relation_sides(rel, dict(comp.where), _ball_env(comp, sides),
+                                                     BallBackend(comp.functions, comp.conventions)))
+        if rel.op in (">=", ">"):
+            lhs, rhs = rhs, lhs
+        left = _elementwise(lhs, rhs, lambda x, y: x).entries()
+        right = _elementwise(lhs, rhs, lambda x, y: y).entries()
+        return decide(left, right)
+    except (Unsupported, ValueError, ZeroDivisionError, ArithmeticError):
+        return None
+    finally:
+        flint.ctx.prec = old_prec
+
+
 def _exactly_equal_somewhere(lhs: Ball, rhs: Ball) -> bool:
     """Are the two sides exactly equal at some entry (their difference an exact zero, radius 0)? Only exact
     enclosures certify a tie: integers, and the sums and products of float64 inputs 200 bits hold exactly;
@@ -341,4 +370,4 @@ def _margin(rel, lhs: Ball, rhs: Ball, tol: float):
     raise Unsupported(f"relation {rel.op}")
 
 
-__all__ = ["certify", "BallBackend", "Ball"]
+__all__ = ["certify", "judge_signs", "BallBackend", "Ball"]

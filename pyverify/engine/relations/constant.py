@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import math
 
+from ...checks.compiled import Compiled
 from ...registry import Verdict
+from ..context import NumericContext
+from ..falsify import SearchOutcome
+from ..no_constant import confirm_no_constant
 from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
 from ..pipeline import Searched, SearchJudge, measured
 from ..result import Outcome
@@ -27,6 +31,16 @@ class ConstantJudge(SearchJudge):
     stops_early = False
     confirms = False
     polishes_constants = True
+
+    def at_assignment(self, run: ClaimRun, comp: Compiled, out: SearchOutcome, ctx: NumericContext) -> Outcome | bool:
+        """An instance where the bound fails for every positive constant (its right side <= 0, its left side
+        positive: ``engine/no_constant.py``) refutes once confirmed; no constant can rescue it."""
+        meaning = super().at_assignment(run, comp, out, ctx)
+        if meaning is True and out.no_constant is not None:
+            refutation = confirm_no_constant(run, comp, out.no_constant)
+            if refutation is not None:
+                return refutation
+        return meaning
 
     def verdict(self, run: ClaimRun, searched: Searched) -> Outcome:
         unmet = assumptions_unmet(run, searched)
