@@ -87,3 +87,31 @@ def test_a_sign_flipped_registry_constant_is_refuted(tmp_path):
     flipped = _planted(tmp_path, "T6.2.corrected", [("<= bound * norm", "<= -bound * norm")], "quick")
     assert flipped.verdict.value == "refuted", flipped.message
     assert "fails for every constant" in flipped.message
+
+
+# ---------------------------------------------------------------- 3. growth read from the whole sweep
+WIDE = {"d": [4, 6, 8, 12, 16, 24, 32]}
+
+
+def test_a_constant_that_levels_off_is_bounded_however_steep_its_first_segments():
+    # lhs / rhs = d^3 / (d^3 + 500): 0.11 at d = 4, 0.51 at d = 8, 0.98 at d = 32 (slope 2.4 over 4..8, 1.05
+    # over the whole sweep, 0.1 over its upper half): bounded by 1
+    levelling = {**CONSTANT, "assert": "norm(x) * d ** 3 / (d ** 3 + 500) <= norm(x)", "dims": WIDE}
+    result = _run(levelling)
+    assert result.verdict.value == "holds", result.message
+    # the same sizes, but a power law: growth at every scale
+    power = {**CONSTANT, "assert": "norm(x) * d <= norm(x)", "dims": WIDE}
+    result = _run(power)
+    assert result.verdict.value == "refuted", result.message
+    assert "over the upper half of the sweep" in result.message
+    # a power law that changes rate (d^3 then d^0.5) still grows at its end
+    bending = {**CONSTANT, "assert": "norm(x) * d ** 3 / (1 + d ** 2.5 / 64) <= norm(x)", "dims": WIDE}
+    assert _verdict(bending) == "refuted"
+
+
+def test_an_order_claims_leading_constant_that_levels_off_is_uniform():
+    # O(eps^2) with a leading constant d^3 / (d^3 + 500) along d: uniform; with d: not uniform
+    order = {"given": {"x": "vec(2, lo=0.5, hi=1)"}, "relation": "order", "dims": {**WIDE, "eps": [0.1, 0.03, 0.01]},
+             "order": {"param": "eps", "values": [0.1, 0.03, 0.01], "claimed": 2}}
+    assert _verdict({**order, "assert": "eps ** 2 * norm(x) * d ** 3 / (d ** 3 + 500)"}) == "holds"
+    assert _verdict({**order, "assert": "eps ** 2 * norm(x) * d"}) == "refuted"

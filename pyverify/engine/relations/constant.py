@@ -17,6 +17,14 @@ from ..run import ClaimRun
 from .pointwise import assumptions_unmet
 
 
+GROWTH_SLOPE = 0.3  # a log-log slope of a constant along the sweep above this (and over its upper half) is growth
+
+
+def _upper_half(n: int) -> int:
+    """How many of the n sizes of a line the late slope is fitted on: its upper half, at least the last segment."""
+    return max(2, (n + 1) // 2)
+
+
 def loglog_slope(xs: list[float], ys: list[float]) -> float:
     n = len(xs)
     mx, my = sum(xs) / n, sum(ys) / n
@@ -71,6 +79,7 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     depends, chosen = quantification(spec)
     entries: list[ConstantOfRelation] = []
     failures = []
+    late_slopes: dict[int, float] = {}
     for j, series in enumerate(searched.ratios_by_size):
         finite = [(d, r) for d, r in series if math.isfinite(r) and r > 0]
         if not finite:
@@ -81,6 +90,7 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
         constant = max(r for _, r in finite)
         if failing is not None:
             failures.append((j, *failing))
+            late_slopes[j] = choice["late_slope"]
         elif "chosen" in choice:  # the constant the statement's existential choice needs
             constant = max(r for d, r in finite if all(d.get(k) == v for k, v in choice["chosen"].items()))
         polished = None
@@ -95,7 +105,8 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     consts = [e.constant for e in entries]
     if failures:
         j, slope, finite = failures[0]
-        message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}): "
+        late = f", {late_slopes[j]:.2f} over the upper half of the sweep" if j in late_slopes else ""
+        message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}{late}): "
                    f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
         return Outcome(Verdict.refuted, message, max(consts),
                        found + (estimate, ConstantGrowth(texts[j], tuple(finite), slope)))
@@ -124,11 +135,12 @@ def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str],
     """The growth that refutes the constant, or None. With ``chosen`` constants the claim survives if
     some value of them leaves every ``depends`` group bounded; the refuting growth reported is the
     first one of the best choice. ``entry`` receives the working choice (``chosen``) and the sweep variable a
-    growth was found along (``growth_along``), ``slope`` the first growth slope measured."""
+    growth was found along (``growth_along``) and its slope over the upper half of the sweep
+    (``late_slope``), ``slope`` the first growth slope measured."""
     by_choice: dict[tuple, list] = {}
     for d, r in finite:
         by_choice.setdefault(tuple(d.get(k) for k in chosen), []).append((d, r))
-    first_failure = None
+    first_failure, first_entry = None, {}
     for choice, rows in by_choice.items():
         groups: dict[tuple, list] = {}
         for d, r in rows:
@@ -142,7 +154,9 @@ def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str],
             if chosen:
                 entry["chosen"] = dict(zip(chosen, choice))
             return None
-        first_failure = first_failure or failure
+        if first_failure is None:  # what a later choice's growth wrote describes that growth, not this one
+            first_failure, first_entry = failure, {k: entry[k] for k in ("growth_along", "late_slope")}
+    entry.update(first_entry)
     return first_failure
 
 
@@ -165,9 +179,13 @@ def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict,
             xs = [math.log(abs(float(d[key])) or 1e-300) for d, _ in line]
             ys = [math.log(r) for _, r in line]
             growth = loglog_slope(xs, ys)
+            # the growth must persist to the end of the sweep: a constant that rises over the first sizes and
+            # then levels off is bounded, however steep its first segments (the whole line's slope would read
+            # it as polynomial growth); a power law grows at its own rate over the upper half as well
+            late = loglog_slope(xs[-_upper_half(len(line)):], ys[-_upper_half(len(line)):])
             if not slope:
                 slope.append(growth)
-            if growth > 0.3 and line[-1][1] > 2 * line[0][1]:
-                entry["growth_along"] = key
+            if growth > GROWTH_SLOPE and late > GROWTH_SLOPE and line[-1][1] > 2 * line[0][1]:
+                entry["growth_along"], entry["late_slope"] = key, late
                 return growth, line
     return None
