@@ -15,7 +15,7 @@ where rhs > 0, says nothing there). A candidate (``scoring.no_constant_score`` >
    survive the rounding judgement (``rounding.rounding_verdict``: conditioning, a second floating-point path).
 
 (``a >= b`` reads ``C a >= b``: the sides swap.) Instances with rhs < 0 and lhs <= 0 admit every C up to lhs / rhs: they violate nothing at small C and
-are not counted here.
+are not counted here (the cap they put on C is not compared with the constant the rhs > 0 instances need).
 """
 
 from __future__ import annotations
