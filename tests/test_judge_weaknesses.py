@@ -109,6 +109,14 @@ def test_a_constant_that_levels_off_is_bounded_however_steep_its_first_segments(
     assert _verdict(bending) == "refuted"
 
 
+def test_a_short_sweep_is_judged_by_its_whole_slope():
+    # d / (1 + d / 100): 9.1, 50, 91 at d = 10, 100, 1000 (slope 0.5; 0.26 over the last segment alone). One
+    # segment cannot tell a levelling from a supremum the search underestimated at the largest size
+    # (ESPR.Prop-active-block-near-identity read 1265 -> 2421 from n = 100 to 1000 for a growth like n)
+    short = {**CONSTANT, "assert": "norm(x) * d / (1 + d / 100) <= norm(x)", "dims": {"d": [10, 100, 1000]}}
+    assert _verdict(short) == "refuted"
+
+
 def test_an_order_claims_leading_constant_that_levels_off_is_uniform():
     # O(eps^2) with a leading constant d^3 / (d^3 + 500) along d: uniform; with d: not uniform
     order = {"given": {"x": "vec(2, lo=0.5, hi=1)"}, "relation": "order", "dims": {**WIDE, "eps": [0.1, 0.03, 0.01]},

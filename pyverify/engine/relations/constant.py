@@ -20,9 +20,12 @@ from .pointwise import assumptions_unmet
 GROWTH_SLOPE = 0.3  # a log-log slope of a constant along the sweep above this (and over its upper half) is growth
 
 
+LEVELLING_SIZES = 3  # sizes in the upper half of a sweep's line, at least, for a levelling to be read there
+
+
 def _upper_half(n: int) -> int:
-    """How many of the n sizes of a line the late slope is fitted on: its upper half, at least the last segment."""
-    return max(2, (n + 1) // 2)
+    """How many of the n sizes of a line the late slope is fitted on: its upper half (the middle size included)."""
+    return (n + 1) // 2
 
 
 def loglog_slope(xs: list[float], ys: list[float]) -> float:
@@ -90,7 +93,8 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
         constant = max(r for _, r in finite)
         if failing is not None:
             failures.append((j, *failing))
-            late_slopes[j] = choice["late_slope"]
+            if choice.get("late_slope") is not None:
+                late_slopes[j] = choice["late_slope"]
         elif "chosen" in choice:  # the constant the statement's existential choice needs
             constant = max(r for d, r in finite if all(d.get(k) == v for k, v in choice["chosen"].items()))
         polished = None
@@ -181,11 +185,16 @@ def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict,
             growth = loglog_slope(xs, ys)
             # the growth must persist to the end of the sweep: a constant that rises over the first sizes and
             # then levels off is bounded, however steep its first segments (the whole line's slope would read
-            # it as polynomial growth); a power law grows at its own rate over the upper half as well
-            late = loglog_slope(xs[-_upper_half(len(line)):], ys[-_upper_half(len(line)):])
+            # it as polynomial growth); a power law grows at its own rate over the upper half as well. Only an
+            # upper half of LEVELLING_SIZES sizes or more can show a levelling: one last segment cannot tell
+            # it from a supremum the search underestimated at the largest size (a growth like n read
+            # 1265 -> 2421 from n = 100 to 1000), so with fewer sizes the whole line decides
+            upper = _upper_half(len(line))
+            late = loglog_slope(xs[-upper:], ys[-upper:]) if upper >= LEVELLING_SIZES else growth
             if not slope:
                 slope.append(growth)
             if growth > GROWTH_SLOPE and late > GROWTH_SLOPE and line[-1][1] > 2 * line[0][1]:
-                entry["growth_along"], entry["late_slope"] = key, late
+                entry["growth_along"] = key
+                entry["late_slope"] = late if upper >= LEVELLING_SIZES else None
                 return growth, line
     return None
