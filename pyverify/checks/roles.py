@@ -11,7 +11,8 @@ A **binding** puts the user's callable in the role's place: with its declared co
 precision. While it is active, every check that calls the role's function resolves it
 (``vocabulary.resolve``) to the user's callable, adapted to the conventions in force for that claim:
 no check is copied, and a convention declared wrongly is mapped wrongly, so it is refuted like a bug.
-The user's arithmetic precision is recorded and scales the default tolerance (``Function.rounding``).
+The precision a binding declares is the bound record's internal precision (``Function.precision``): the
+engine's one precision model (``checks/precision.py``, ``engine/scoring.py``) judges its results at it.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ import torch
 
 from ..registry import CONVENTIONS
 from . import vocabulary
+from .precision import PRECISIONS
 from .failures import guarded
 
 Converter = Callable[[Callable, str, str], Callable]  # (fn computing under `have`, have, want) -> fn under `want`
 LAYOUT = "layout"  # the pseudo-convention of a role's layouts (the order of its inputs' / output's axes)
-PRECISIONS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
 class BindingError(ValueError):
@@ -92,8 +93,8 @@ class Binding:
     origin: str = "--bind"  # where it was declared (file:line, pyproject.toml, --bind)
 
     @property
-    def rounding(self) -> float:
-        return torch.finfo(PRECISIONS[self.precision]).eps / torch.finfo(torch.float64).eps
+    def dtype(self) -> torch.dtype:
+        return PRECISIONS[self.precision]
 
     @property
     def layout(self) -> str | None:
@@ -107,7 +108,7 @@ class Binding:
 
     def adapted(self, wanted: Mapping[str, str]) -> Callable:
         """The user's callable computing under the claim's conventions ``wanted`` (unset keys: the reference's)."""
-        fn = _in_precision(self.target, PRECISIONS[self.precision]) if self.precision != "float64" else self.target
+        fn = _in_precision(self.target, self.dtype) if self.dtype != torch.float64 else self.target
         for key, (reference, convert) in self.role.conventions.items():
             have = self.conventions.get(key, reference)
             want = reference if key == LAYOUT else wanted.get(key, reference)
@@ -118,7 +119,10 @@ class Binding:
     def substitute(self, record: vocabulary.Function, wanted: Mapping[str, str]) -> vocabulary.Function:
         impl = guarded(f"{record.name} (bound to {self.spec})", self.origin, self.adapted(wanted))
         return BoundFunction(impl, f"{self.spec}, bound as {self.role.name} [{self.origin}]", name=record.name,
-                             binding=self, rounding=self.rounding, wanted=tuple(sorted(wanted.items())))
+                             binding=self, wanted=tuple(sorted(wanted.items())),
+                             # the results are cast back to the check's dtype: the arithmetic they were made
+                             # in is what the precision model must judge them at
+                             precision=self.dtype if self.dtype != torch.float64 else None)
 
 
 @dataclass
