@@ -8,9 +8,9 @@ import math
 from ...checks.compiled import Compiled
 from ...registry import Verdict
 from ..context import NumericContext
+from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
 from ..falsify import SearchOutcome
 from ..no_constant import confirm_no_constant
-from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
 from ..pipeline import Searched, SearchJudge, measured
 from ..result import Outcome
 from ..run import ClaimRun
@@ -18,8 +18,6 @@ from .pointwise import assumptions_unmet
 
 
 GROWTH_SLOPE = 0.3  # a log-log slope of a constant along the sweep above this (and over its upper half) is growth
-
-
 LEVELLING_SIZES = 3  # sizes in the upper half of a sweep's line, at least, for a levelling to be read there
 
 
