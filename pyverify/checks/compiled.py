@@ -25,6 +25,7 @@ from torch.func import vmap
 from .. import limits
 from ..registry import Check
 from . import dsl, precision, vocabulary
+from .failures import PluginFailure
 from .samplers import SAMPLERS, Sampler, SamplerError, parse_sampler
 from .samplers.base import TensorKwargs
 
@@ -127,8 +128,25 @@ class TorchBackend(dsl.Backend):
             out = dsl.evaluate(node.args[0], {**env, **rv}, inner)
             return out if isinstance(out, torch.Tensor) else torch.as_tensor(out, **self.ctx)
 
-        samples = vmap(one)(self.randoms)
+        try:
+            samples = vmap(one)(self.randoms)
+        except (RuntimeError, PluginFailure) as exc:
+            if not batching_refused(exc):
+                raise
+            # code vmap cannot batch (an in-place write of the samples into a preallocated tensor): sample by
+            # sample (the expectation judge bounds how many); a genuine failure raises again there
+            count = next(iter(self.randoms.values())).shape[0]
+            samples = torch.stack([one({k: v[s] for k, v in self.randoms.items()}) for s in range(count)])
         return samples if self.keep_samples else samples.mean(0)
+
+
+def batching_refused(exc: BaseException) -> bool:
+    """Whether an exception raised under ``vmap`` may be the batching's own failure, to be answered by the
+    one-at-a-time path: vmap's refusals, and any failure of the user's code (``PluginFailure``), since code
+    that writes a batched value into a tensor it preallocated fails under vmap with a plain shape error
+    ("output with shape [3] doesn't match the broadcast shape [16, 3]"). A genuine failure raises again on
+    the one-at-a-time path, with its own message."""
+    return isinstance(exc, PluginFailure) or "vmap" in str(exc) or "Batching rule" in str(exc)
 
 
 def _size(value: Any) -> float:
@@ -252,8 +270,8 @@ class Compiled:
         if not self.unbatchable:
             try:
                 flat = vmap(fn)(values, randoms or {})
-            except RuntimeError as exc:
-                if "vmap" not in str(exc) and "Batching rule" not in str(exc):
+            except (RuntimeError, PluginFailure) as exc:
+                if not batching_refused(exc):
                     raise
                 self.unbatchable = True
         if flat is None:

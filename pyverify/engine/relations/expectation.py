@@ -175,6 +175,9 @@ def _relative(x: torch.Tensor, claimed: torch.Tensor) -> float:
     return float((x.amax(1) / scale).amax())
 
 
+UNBATCHED_SAMPLES = 20_000  # the most samples per instance evaluated one at a time (the default budget's count)
+
+
 def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) -> MCRun:
     # samples are drawn in chunks that stay well inside the batch cap (a quarter of it: the evaluation's
     # intermediates are larger than the draws), so a large sample count costs time, not the cap
@@ -197,6 +200,11 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
         sq = (x ** 2).sum(1) if sq is None else sq + (x ** 2).sum(1)
         total += c
         claimed = rhs.reshape(b, -1)
+        if comp.unbatchable and s > UNBATCHED_SAMPLES:
+            raise CheckError(f"expectation over {s} samples of code that vmap cannot batch: one instance and one "
+                             f"sample at a time, that is beyond the {UNBATCHED_SAMPLES} samples evaluated so; make the "
+                             "code batchable (no in-place writes into tensors it preallocates, no data-dependent "
+                             "branches) or check it with fewer samples")
     mean = sums / total
     var = (sq / total - mean ** 2).clamp_min(0) * total / max(total - 1, 1)
     claimed = claimed.expand_as(mean) if claimed.shape != mean.shape else claimed
