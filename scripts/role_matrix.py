@@ -51,14 +51,17 @@ def bind_options(precision: str, swap: dict[str, str] | None = None, only: str |
     return out
 
 
-def run(kind: str, precision: str, budget: str, seed: int, binds: list[str], jobs: int) -> dict:
+def run(kind: str, precision: str, budget: str, seed: int, binds: list[str], jobs: int, timeout: float | None) -> dict:
     cmd = [sys.executable, "-m", "pyverify", "check", "--format", "json", "--no-progress", "--budget", budget,
            "--seed", str(seed), "--jobs", str(jobs), *binds]
     env = {**os.environ, "HOSTILE_ROLES_DTYPE": precision}
     start = time.monotonic()
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
-    row = {"kind": kind, "precision": precision, "budget": budget, "seed": seed,
-           "wall_s": round(time.monotonic() - start, 1)}
+    row = {"kind": kind, "precision": precision, "budget": budget, "seed": seed}
+    try:
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {**row, "wall_s": round(time.monotonic() - start, 1), "failed": f"stopped after {timeout} s (--timeout)"}
+    row["wall_s"] = round(time.monotonic() - start, 1)
     try:
         report = json.loads(done.stdout)
     except json.JSONDecodeError:
@@ -143,8 +146,12 @@ def main() -> int:
     ap.add_argument("--no-correct", action="store_true", help="skip the correct implementations")
     ap.add_argument("--workers", type=int, default=1, help="runs at once")
     ap.add_argument("--jobs", type=int, default=2, help="pyverify's worker processes per run")
+    ap.add_argument("--timeout", type=float, help="seconds after which a run is stopped (reported as failed)")
     ap.add_argument("--json", type=Path, help="write every run's verdicts here")
+    ap.add_argument("--summarise", type=Path, nargs="+", help="print the tables of earlier --json files, run nothing")
     args = ap.parse_args()
+    if args.summarise:
+        return summarise([r for f in args.summarise for r in json.loads(f.read_text())])
     jobs = [] if args.no_correct else [("correct", p, b, s, bind_options(p)) for b in args.budgets
                                        for s in args.seeds for p in args.precisions]
     if args.naive:
@@ -156,7 +163,7 @@ def main() -> int:
     results: list[dict] = []
 
     def one(job):
-        r = run(*job, jobs=args.jobs)
+        r = run(*job, jobs=args.jobs, timeout=args.timeout)
         results.append(r)
         print(f"# {r['kind']} {r['precision']} {r['budget']} seed {r['seed']}: {r['wall_s']} s, "
               f"{len(unexpected(r))} unexpected refutation(s)" + (" FAILED" if "failed" in r else ""), flush=True)
@@ -166,13 +173,18 @@ def main() -> int:
 
     with ThreadPoolExecutor(args.workers) as pool:
         list(pool.map(one, jobs))
+    return summarise(results)
+
+
+def summarise(results: list[dict]) -> int:
     bad = summarise_correct([r for r in results if r["kind"] == "correct"])
     naive = [r for r in results if r["kind"].startswith("naive:")]
     if naive:
         print("\nthe arccos geodesic distance (not counted: floating point, not a planted defect):")
         summarise_correct(naive)
-    if args.defects:
-        bad += summarise_defects([r for r in results if r["kind"].startswith("defect:")])
+    defects = [r for r in results if r["kind"].startswith("defect:")]
+    if defects:
+        bad += summarise_defects(defects)
     print(f"\n{bad} problem(s): a refutation of a correct implementation the registry does not expect, a failed run,"
           " or a defect not refuted")
     return 1 if bad else 0
