@@ -26,6 +26,8 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
     (counted in the run's record) or finds it inconclusive (kept in the run: ``pipeline.holds``)."""
     tol, seed = comp.check.tol, run.seed
     ok, sc, sides = recheck(comp, cand.theta, tol)
+    if lower_precision(sides, torch.float64):
+        run.rechecked_precisions.append((sides.precision, float(sc.tol.max())))
     if not ok:
         run.tally.unconfirmed_candidates += 1
         return None
