@@ -122,12 +122,12 @@ def summarise_defects(results: list[dict]) -> int:
     print(f"\n{'defect':38} {'precision':9} {'budget':8} {'seed':>4} {'refuted':>7} {'worst score':>12}  claim (of those run)")
     bad = 0
     for r in results:
-        role = r["kind"].split(":", 1)[1]
+        name = r["kind"].split(":")[-1]
         hits = unexpected(r) if "failed" not in r else []
         scored = [c for c in hits if c["score"] is not None]
         worst = max(scored, key=lambda c: c["score"]) if scored else (hits[0] if hits else None)
         score = f"{worst['score']:.3g}" if worst and worst["score"] is not None else ("order/const" if worst else "-")
-        print(f"{hostile_roles.DEFECTS[role][0]:38} {r['precision']:9} {r['budget']:8} {r['seed']:>4} "
+        print(f"{name:38} {r['precision']:9} {r['budget']:8} {r['seed']:>4} "
               f"{len(hits):>3}/{len(r.get('claims', [])):<3} {score:>12}  {worst['id'] if worst else ''}"
               + ("  FAILED" if "failed" in r else ""))
         bad += not hits
@@ -144,6 +144,7 @@ def main() -> int:
     ap.add_argument("--defect-seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--naive", action="store_true", help="also the arccos geodesic distance (gsm_logits_arccos)")
     ap.add_argument("--no-correct", action="store_true", help="skip the correct implementations")
+    ap.add_argument("--roles", nargs="+", choices=sorted(hostile_roles.DEFECTS), help="the defects of these roles only")
     ap.add_argument("--workers", type=int, default=1, help="runs at once")
     ap.add_argument("--jobs", type=int, default=2, help="pyverify's worker processes per run")
     ap.add_argument("--timeout", type=float, help="seconds after which a run is stopped (reported as failed)")
@@ -158,8 +159,9 @@ def main() -> int:
         jobs += [("naive:gsm_logits", p, b, s, bind_options(p, {"gsm_logits": "gsm_logits_arccos"}, only="gsm_logits"))
                  for b in args.budgets for s in args.seeds for p in args.precisions]
     if args.defects:
-        jobs += [(f"defect:{role}", p, args.defect_budget, s, bind_options(p, {role: name}, only=role))
-                 for role, (name, _) in hostile_roles.DEFECTS.items() for p in args.precisions for s in args.defect_seeds]
+        jobs += [(f"defect:{role}:{name}", p, args.defect_budget, s, bind_options(p, {role: name}, only=role))
+                 for role, (name, _) in hostile_roles.DEFECTS.items() if not args.roles or role in args.roles
+                 for p in args.precisions for s in args.defect_seeds]
     results: list[dict] = []
 
     def one(job):

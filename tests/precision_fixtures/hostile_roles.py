@@ -230,12 +230,13 @@ def relative_logits_post_on_left(q, k, r_q, r_k, L, P=None, Pi=None, scale=None)
 # key-major (keys x queries), declared: layout=key-major
 
 
-def _scores(Q, K, tau, key_major: bool = True):
+def _scores(Q, K, tau, key_major: bool = True, divide: bool = True):
     n, m = Q.shape[-2], K.shape[-2]
     out = torch.empty(*Q.shape[:-2], m, n, dtype=Q.dtype) if key_major else torch.empty(*Q.shape[:-2], n, m,
                                                                                            dtype=Q.dtype)
     for i in range(n):  # query by query, index-put
-        value = (K @ Q[..., i, :, None])[..., 0] / tau
+        value = (K @ Q[..., i, :, None])[..., 0]
+        value = value / tau if divide else value
         if key_major:
             out[..., :, i] = value
         else:
@@ -249,8 +250,14 @@ def scores(Q, K, tau=1.0):
 
 
 def scores_query_major(Q, K, tau=1.0):
-    """Planted defect: written queries x keys where keys x queries is declared (a transposition)."""
+    """Planted defect: written queries x keys where keys x queries is declared (a transposition). The one claim
+    exercising the role reads a 1 x 1 score matrix: no claim can see it (scripts/role_matrix.py, issue 23)."""
     return _scores(Q, K, tau, key_major=False)
+
+
+def scores_temperature_dropped(Q, K, tau=1.0):
+    """Planted defect: Q K^T without the division by the temperature."""
+    return _scores(Q, K, tau, divide=False)
 
 
 # ------------------------------------------------------------------------------------- GSM logits
@@ -427,7 +434,7 @@ DEFECTS = {
     "rotary_scores": ("rotary_scores_keys_at_query_position", "keys rotated at the query's position"),
     "structured_rotary": ("structured_rotary_transposed_basis", "U^T exp U for U exp U^T"),
     "relative_logits": ("relative_logits_post_on_left", "post-rotation on the left (P R for R P)"),
-    "scores": ("scores_query_major", "query-major output declared key-major"),
+    "scores": ("scores_temperature_dropped", "Q K^T without / tau"),
     "gsm_logits": ("gsm_logits_half_distance", "half the geodesic distance"),
     "random_features": ("random_features_full_norm", "exp(w.x - |x|^2)"),
     "rotor": ("rotor_conjugated", "vector part's sign flipped"),
