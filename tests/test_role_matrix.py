@@ -108,7 +108,7 @@ def test_sample_by_sample_is_bounded_with_a_clear_error(monkeypatch):
     bound the claim is an error that says why, at once (here the bound is lowered to keep the test fast)."""
     from pyverify.engine.relations import expectation
 
-    monkeypatch.setattr(expectation, "UNBATCHED_SAMPLES", 100)
+    monkeypatch.setattr(expectation, "UNBATCHED_DRAWS", 100)
     _bind("random_features", "random_features", "float64")
     result = run_claim(compiled_claim({**EXPECTATION, "samples": 300}), budget="quick")
     assert result.verdict is Verdict.error and "one sample at a time" in result.message, result.message
