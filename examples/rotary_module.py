@@ -70,7 +70,7 @@ class RotaryEmbedding(nn.Module):
 
     def _angles(self, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         inv_freq = self.inv_freq
-        if self.defect == "wrong-frequency":
+        if self.defect == "wrong-frequency" and inv_freq.shape[0] > 2:  # a head with three planes or more
             inv_freq = torch.cat((inv_freq[:1], inv_freq[2:3], inv_freq[2:]))
         freqs = torch.outer(positions.to(inv_freq.dtype), inv_freq)
         emb = torch.cat((freqs, freqs), dim=-1)
@@ -159,6 +159,9 @@ class Adapter(ModuleAdapter):
         q, k, _ = module.project(x)
         return module.scores(q, k, positions)
 
+    def scores(self, module, q, k, positions):
+        return module.scores(q, k, positions)
+
     def spec(self, module):
         rotary = module.rotary
         return RotarySpec(frequencies=rotary.inv_freq, pairing="half", scale=module.scale,
@@ -174,17 +177,45 @@ ADAPTER_KEY_SIGN, ADAPTER_STALE_CACHE = ADAPTERS["key-sign"], ADAPTERS["stale-ca
 
 
 @functools.cache
-def _bindable(head_dim: int):
+def _bindable(function: str, head_dim: int, defect: str | None, dtype: str | None):
     from pyverify.certify.module import functions
-    # real positions take the module's direct path, not its integer table
-    return functions(Adapter(positions="real", head_dim=head_dim))
+    return functions(Adapter(head_dim=head_dim, defect=defect),
+                     dtype=getattr(torch, dtype) if dtype else None)[function].function
 
 
-def rope(x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
-    """The module's rotation (query side, head 0) as one plain function, x (..., n, d) at pos (..., n) —
-    what a binding of a rotary role calls (split-half pairing, float32 arithmetic); a module of head size d
-    is built for each d a caller uses."""
-    return _bindable(x.shape[-1])["rope"].function(x, pos)
+def bindable(function: str, defect: str | None = None, dtype: str | None = None):
+    """The module's ``rope`` (x (..., n, d), pos (..., n)) or ``rotary_scores`` (q, k (..., n, d), pos (..., n))
+    as one plain function — what a binding of the ``rotary`` / ``rotary_scores`` role calls: a module of head
+    size d (built once per d a caller uses, with ``defect`` planted, in ``dtype`` or its own float32) serves
+    every call, warm, as in use; split-half pairing."""
+    if defect is not None and defect not in DEFECTS:
+        raise ValueError(f"unknown defect {defect!r}; known: {', '.join(DEFECTS)}")
+
+    def call(*args):
+        return _bindable(function, args[0].shape[-1], defect, dtype)(*args)
+
+    call.__name__ = function
+    # the precision its results are made in, as pyverify measures it on a module of this kind (float32: the
+    # module's own dtype, and its float32-built frequency table even when the module runs in float64)
+    call.pyverify_precision = _bindable(function, 8, defect, dtype).pyverify_precision
+    return call
+
+
+rope, scores = bindable("rope"), bindable("rotary_scores")
+
+
+def __getattr__(name: str):
+    """``rope_float64``, ``scores_key_sign``, ``scores_key_sign_float64``…: the bindable functions of the module
+    in float64 and with each planted defect, by name (a binding names them as ``FILE:NAME``)."""
+    function, _, rest = name.partition("_")
+    if function not in ("rope", "scores"):
+        raise AttributeError(name)
+    dtype = "float64" if rest.endswith("float64") else None
+    slug = rest.removesuffix("float64").rstrip("_")
+    defect = next((d for d in DEFECTS if d.replace("-", "_") == slug), None)
+    if slug and defect is None:
+        raise AttributeError(name)
+    return bindable("rope" if function == "rope" else "rotary_scores", defect, dtype)
 
 
 def write_checkpoints(folder: Path, seed: int = 0) -> tuple[Path, Path]:

@@ -171,9 +171,9 @@ def test_the_rope_callable_agrees_with_pyverify_rope_in_the_module_pairing():
     # the module's inv_freq is computed in float32: the angles differ by ~1e-7 * position
     assert torch.allclose(module_rope.function(x, pos), rope(x, pos, pairing="half"), atol=1e-4)
     assert not torch.allclose(module_rope.function(x, pos), rope(x, pos, pairing="adjacent"), atol=1e-3)
-    with pytest.raises(ValueError, match="integer positions"):
-        module_rope.function(x, pos + 0.5)
-    with pytest.raises(ValueError, match="rotates vectors of size 8"):
+    # integer-valued positions go through the module's integer table, others through its real-position path
+    assert torch.allclose(module_rope.function(x, pos + 0.5), rope(x, pos + 0.5, pairing="half"), atol=1e-4)
+    with pytest.raises(ValueError, match="works on vectors of size 8"):
         module_rope.function(torch.randn(5, 4, dtype=torch.float64), pos[0])
     # the example's module-level rope (real positions, float32): what a binding calls
     real = torch.rand(3, 5, dtype=torch.float64) * 60
@@ -189,8 +189,8 @@ def test_vmap_refusing_a_module_is_left_to_the_batching_engine():
     assert not isinstance(raised.value, AdapterError)
 
 
-def test_functions_are_callables_on_cold_modules():
-    fns, correct = functions(rm.ADAPTERS["stale-cache"]), functions(rm.ADAPTER)["logits"]  # the same weights
+def test_functions_are_callables_on_cold_modules_on_request():
+    fns, correct = functions(rm.ADAPTERS["stale-cache"], cache="cold"), functions(rm.ADAPTER)["logits"]  # the same weights
     logits = fns["logits"]
     assert logits.precision == "float32" and logits.conventions["pairing"] == "half"
     x = torch.randn(1, 5, 32)
@@ -201,6 +201,19 @@ def test_functions_are_callables_on_cold_modules():
     assert first.shape == (1, 2, 5, 5)
     assert torch.allclose(again, correct.function(x, p), atol=1e-5)
     assert not torch.allclose(first, again, atol=1e-2)
+
+
+def test_warm_functions_serve_every_call_from_one_module_so_a_stale_cache_shows():
+    stale, correct = functions(rm.ADAPTERS["stale-cache"]), functions(rm.ADAPTER)
+    x, p, later = torch.randn(1, 4, 8), torch.arange(4), torch.arange(4) + 9  # one length, other positions
+    for fns in (stale, correct):
+        fns["rope"].function(x, p)
+    assert torch.allclose(correct["rope"].function(x, later), functions(rm.ADAPTER, cache="cold")["rope"].function(x, later))
+    assert not torch.allclose(stale["rope"].function(x, later), correct["rope"].function(x, later), atol=1e-3)
+    q, k = torch.randn(2, 4, 8), torch.randn(2, 4, 8)
+    scores = correct["rotary_scores"].function(q, k, p)
+    from pyverify.attention.rotations.core import rope_scores
+    assert scores.shape == (2, 4, 4) and torch.allclose(scores, rope_scores(q, k, p, pairing="half").float(), atol=1e-5)
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ _L = _r(2, 4, 4)
 PROBES = {
     "norm": (_r(3, 3),),
     "rope": (_r(3, 4), torch.tensor([0.0, 1.0, 2.5], dtype=torch.float64), 1.0),
+    "rope_scores": (_r(3, 4), _r(3, 4), torch.tensor([0.0, 1.0, 2.5], dtype=torch.float64), 100.0),
     "displacement": (_r(3), _r(3)),
     "espr_logits": (_r(2, 4), _r(2, 4), _r(2, 2), _r(2, 2), _L - _L.transpose(-1, -2)),
     "qexp": (_r(3),),

@@ -81,6 +81,12 @@ class ModuleAdapter:
     def spec(self, module) -> RotarySpec:
         raise NotImplementedError
 
+    def scores(self, module, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        """Optional: the pre-softmax scores (batch, heads, seq, seq) of given q, k (in ``layout``, before the
+        rotation) at positions (seq,) — the layer's own score computation, for binding the ``rotary_scores``
+        role. Without it a module is bound as a rotation only."""
+        raise NotImplementedError
+
     def probe(self, module, batch: int, seq: int, generator: torch.Generator, dtype: torch.dtype) -> torch.Tensor:
         """Probe inputs (batch, seq, features); default: the input size of the module's first Linear."""
         first = next((m for m in module.modules() if isinstance(m, torch.nn.Linear)), None)
@@ -122,6 +128,13 @@ def _call(what: str, fn: Callable, *args) -> Any:
         raise AdapterError(f"{what} failed: {type(exc).__name__}: {exc}") from None
 
 
+def _float32_made(t: torch.Tensor) -> bool:
+    """A float64 tensor every entry of which is a float32 number, not all of them short binary fractions (1,
+    0.5, integers are float32 numbers whatever computed them): it was computed in float32 (or stored so)."""
+    t = t.detach()
+    return bool((t == t.float().double()).all()) and bool((t != t.bfloat16().double()).any())
+
+
 class BuiltLayer:
     """A module built by its adapter, checkpoint loaded, in one dtype; hands out cold copies and keeps
     the canonical (batch, heads, seq, dim) layout on the pyverify side."""
@@ -158,8 +171,12 @@ class BuiltLayer:
         self.dtype = self.own_dtype if dtype is None else dtype
         # the precision the parameters were stored in: a float32 checkpoint run in float64 is float32-rounded
         stored = [t.dtype for t in (state or {}).values() if isinstance(t, torch.Tensor) and t.is_floating_point()]
-        self.parameter_dtype = min([self.dtype, *stored], key=lambda d: torch.finfo(d).bits)
         self.prototype = module.to(self.dtype).eval()
+        # ... or computed in: a table built in float32 and cast up (`arange(..., dtype=float32)`) holds only
+        # float32 values, which a float64 computation of the same quantity almost never gives
+        computed = [torch.float32 for t in [*self.prototype.parameters(), *self.prototype.buffers()]
+                    if t.dtype == torch.float64 and _float32_made(t)]
+        self.parameter_dtype = min([self.dtype, *stored, *computed], key=lambda d: torch.finfo(d).bits)
 
     def cold(self) -> torch.nn.Module:
         """A fresh copy, never called: its caches are empty."""
@@ -202,6 +219,13 @@ class BuiltLayer:
                                "(batch, heads, seq, seq)")
         return out
 
+    def scores(self, module, q, k, positions) -> torch.Tensor:
+        out = _call("scores()", self.adapter.scores, module, self._to_adapter(q), self._to_adapter(k), positions)
+        if not isinstance(out, torch.Tensor) or out.dim() != 4 or out.shape[-2:] != (q.shape[2], k.shape[2]):
+            raise AdapterError(f"scores() returned {getattr(out, 'shape', type(out).__name__)}, not "
+                               f"(batch, heads, {q.shape[2]}, {k.shape[2]})")
+        return out
+
     def spec(self, module) -> RotarySpec:
         spec = _call("spec()", self.adapter.spec, module)
         if not isinstance(spec, RotarySpec):
@@ -222,35 +246,64 @@ class LayerFunction:
 
 
 def functions(adapter: ModuleAdapter, state: dict[str, torch.Tensor] | None = None,
-              dtype: torch.dtype | None = None) -> dict[str, LayerFunction]:
-    """The layer's rotation and logits as callables, each call on a cold module (so a binding never sees one
-    call's cache in the next): ``rotary`` (x, positions, side) and ``logits`` (x, positions) on
-    (batch, heads, seq, dim) tensors, and ``rope`` (x (..., n, d), pos (..., n)) — the query-side rotation of
-    one head in the shape of pyverify's ``rope`` — in the caller's dtype."""
+              dtype: torch.dtype | None = None, cache: str = "warm") -> dict[str, LayerFunction]:
+    """The layer's rotation and logits as callables — the shape a function binding takes:
+
+    * ``rope`` (x (..., n, d), pos (..., n), head=0): one head's query-side rotation in the shape of pyverify's
+      ``rope``; ``rotary_scores`` (q, k (..., n, d), pos (..., n), head=0): the layer's own pre-softmax scores
+      of given queries and keys (only when the adapter has ``scores``);
+    * ``rotary`` (x, positions, side) and ``logits`` (x, positions) on (batch, heads, seq, dim) tensors.
+
+    ``cache="warm"`` (the default) calls one module for every call, as the layer serves calls in use, so a
+    cache that the call history corrupts is seen by the checks that call it twice; ``"cold"``: a fresh copy
+    per call. Integer-valued positions reach the module as integers (its position table); others as real
+    numbers (a module without a real-position path fails there, naming the adapter method). Results come
+    back in the caller's dtype; ``precision`` says the arithmetic they were made in."""
+    if cache not in ("warm", "cold"):
+        raise AdapterError(f"cache {cache!r}: expected 'warm' or 'cold'")
     layer = BuiltLayer(adapter, state, dtype)
     spec = layer.spec(layer.prototype)
     conventions = {"pairing": spec.pairing, "displacement": "rj - ri"}
-    precision = str(layer.dtype).removeprefix("torch.")
+    # the arithmetic the results are made in: the run dtype, or the coarser precision its parameters hold
+    precision = str(min(layer.dtype, layer.parameter_dtype, key=lambda d: torch.finfo(d).bits)).removeprefix("torch.")
+    serving = layer.cold()
+    module = (lambda: serving) if cache == "warm" else layer.cold
     heads, _, size = layer.project(layer.cold(), layer.probe(layer.cold(), 1, 1, torch.Generator().manual_seed(0)))[0].shape[1:]
 
-    def rope(x: torch.Tensor, pos: torch.Tensor, head: int = 0) -> torch.Tensor:
+    def positions_of(pos: torch.Tensor) -> torch.Tensor:
+        return pos.round().long() if bool((pos == pos.round()).all()) else pos.to(layer.dtype)
+
+    def rows(x: torch.Tensor, pos: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x, pos = torch.as_tensor(x), torch.as_tensor(pos)
-        if adapter.positions == "integer":
-            if bool((pos != pos.round()).any()):
-                raise ValueError("this module takes integer positions (its adapter says positions = 'integer')")
-            pos = pos.round().long()
-        lead, (n, d) = x.shape[:-2], x.shape[-2:]
-        if d != size:
-            raise ValueError(f"this module rotates vectors of size {size}, got x of shape {tuple(x.shape)}")
-        rows, where = x.reshape(-1, n, d), pos.expand(*lead, n).reshape(-1, n)
-        out = [layer.rotate(layer.cold(), r.to(layer.dtype).expand(1, heads, n, d), p, "query")[0, head]
-               for r, p in zip(rows, where)]
+        if x.shape[-1] != size:
+            raise ValueError(f"this module works on vectors of size {size}, got a tensor of shape {tuple(x.shape)}")
+        lead, n = x.shape[:-2], x.shape[-2]
+        return x.reshape(-1, n, size), pos.expand(*lead, n).reshape(-1, n)
+
+    def one_head(x: torch.Tensor) -> torch.Tensor:
+        return x.to(layer.dtype).expand(1, heads, *x.shape)
+
+    def rope(x: torch.Tensor, pos: torch.Tensor, head: int = 0) -> torch.Tensor:
+        xs, where = rows(x, pos)
+        out = [layer.rotate(module(), one_head(r), positions_of(p), "query")[0, head] for r, p in zip(xs, where)]
         return torch.stack(out).reshape(x.shape).to(x.dtype)
 
-    return {
+    def rotary_scores(q: torch.Tensor, k: torch.Tensor, pos: torch.Tensor, head: int = 0) -> torch.Tensor:
+        qs, where = rows(q, pos)
+        ks, _ = rows(k, pos)
+        out = [layer.scores(module(), one_head(a), one_head(b), positions_of(p))[0, head]
+               for a, b, p in zip(qs, ks, where)]
+        return torch.stack(out).reshape(*q.shape[:-1], q.shape[-2]).to(q.dtype)
+
+    made = {
         "rope": LayerFunction(rope, conventions, "... seq dim", precision),
-        "rotary": LayerFunction(lambda x, positions, side="query": layer.rotate(layer.cold(), x, positions, side),
+        "rotary": LayerFunction(lambda x, positions, side="query": layer.rotate(module(), x, positions, side),
                                 conventions, "batch heads seq dim", precision),
-        "logits": LayerFunction(lambda x, positions: layer.logits(layer.cold(), x, positions),
+        "logits": LayerFunction(lambda x, positions: layer.logits(module(), x, positions),
                                 conventions, "batch heads seq seq", precision),
     }
+    if type(adapter).scores is not ModuleAdapter.scores:
+        made["rotary_scores"] = LayerFunction(rotary_scores, conventions, "... seq seq", precision)
+    for made_function in made.values():  # the callables say it themselves, as `plugin.computes_in` does
+        made_function.function.pyverify_precision = precision
+    return made

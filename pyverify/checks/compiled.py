@@ -235,14 +235,8 @@ class Compiled:
         if self.baseline is not None:
             v = dsl.evaluate(self.baseline, env, backend)
             out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
-        out.append(_conditioning(conditions, ctx) * self.rounding)
+        out.append(_conditioning(conditions, ctx))
         return tuple(out)
-
-    @property
-    def rounding(self) -> float:
-        """How much coarser than float64 the arithmetic of the code it calls is (1 for the reference; a
-        float32 binding's eps ratio): the default tolerance scales with it."""
-        return max((fn.rounding for fn in self.functions.values()), default=1.0)
 
     def evaluate(self, theta: dict, ctx: TensorKwargs, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
         """Batched: theta (B, ...) -> Sides with tensors (B, ...)."""

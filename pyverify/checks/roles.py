@@ -11,11 +11,13 @@ A **binding** puts the user's callable in the role's place: with its declared co
 precision. While it is active, every check that calls the role's function resolves it
 (``vocabulary.resolve``) to the user's callable, adapted to the conventions in force for that claim:
 no check is copied, and a convention declared wrongly is mapped wrongly, so it is refuted like a bug.
-The user's arithmetic precision is recorded and scales the default tolerance (``Function.rounding``).
+The precision a binding declares is the bound record's internal precision (``Function.precision``): the
+engine's one precision model (``checks/precision.py``, ``engine/scoring.py``) judges its results at it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,11 +27,12 @@ import torch
 
 from ..registry import CONVENTIONS
 from . import vocabulary
+from . import precision as precisions
+from .precision import PRECISIONS
 from .failures import guarded
 
 Converter = Callable[[Callable, str, str], Callable]  # (fn computing under `have`, have, want) -> fn under `want`
 LAYOUT = "layout"  # the pseudo-convention of a role's layouts (the order of its inputs' / output's axes)
-PRECISIONS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
 class BindingError(ValueError):
@@ -92,8 +95,14 @@ class Binding:
     origin: str = "--bind"  # where it was declared (file:line, pyproject.toml, --bind)
 
     @property
-    def rounding(self) -> float:
-        return torch.finfo(PRECISIONS[self.precision]).eps / torch.finfo(torch.float64).eps
+    def dtype(self) -> torch.dtype:
+        return PRECISIONS[self.precision]
+
+    @property
+    def computes_in(self) -> torch.dtype:
+        """The precision the results are made in: the binding's, or the one the callable declares itself
+        (``pyverify_precision``, e.g. a module function whose parameters hold float32 values), the lower."""
+        return precisions.lowest([self.dtype, precisions.declared(self.target)])
 
     @property
     def layout(self) -> str | None:
@@ -103,11 +112,11 @@ class Binding:
         return {"role": self.role.name, "function": self.role.function, "target": self.spec,
                 "conventions": {k: v for k, v in self.conventions.items() if k != LAYOUT},
                 "layout": self.layout or (self.role.layouts[0] if self.role.layouts else None),
-                "precision": self.precision, "declared_in": self.origin}
+                "precision": precisions.name(self.computes_in), "declared_in": self.origin}
 
     def adapted(self, wanted: Mapping[str, str]) -> Callable:
         """The user's callable computing under the claim's conventions ``wanted`` (unset keys: the reference's)."""
-        fn = _in_precision(self.target, PRECISIONS[self.precision]) if self.precision != "float64" else self.target
+        fn = _in_precision(self.target, self.dtype) if self.dtype != torch.float64 else self.target
         for key, (reference, convert) in self.role.conventions.items():
             have = self.conventions.get(key, reference)
             want = reference if key == LAYOUT else wanted.get(key, reference)
@@ -116,9 +125,12 @@ class Binding:
         return fn
 
     def substitute(self, record: vocabulary.Function, wanted: Mapping[str, str]) -> vocabulary.Function:
-        impl = guarded(f"{record.name} (bound to {self.spec})", self.origin, self.adapted(wanted))
+        impl = _recorded(self.spec, guarded(f"{record.name} (bound to {self.spec})", self.origin, self.adapted(wanted)))
         return BoundFunction(impl, f"{self.spec}, bound as {self.role.name} [{self.origin}]", name=record.name,
-                             binding=self, rounding=self.rounding, wanted=tuple(sorted(wanted.items())))
+                             binding=self, wanted=tuple(sorted(wanted.items())),
+                             # the results are cast back to the check's dtype: the arithmetic they were made
+                             # in is what the precision model must judge them at
+                             precision=self.computes_in if self.computes_in != torch.float64 else None)
 
 
 @dataclass
@@ -156,6 +168,55 @@ def _in_precision(fn: Callable, dtype: torch.dtype) -> Callable:
         return cast(fn(*cast(args, dtype), **cast(kwargs, dtype)), back)
 
     return call
+
+
+# the calls of bound code made while ``recording()`` is active: (target, callable, args, kwargs, result)
+_RECORD: list | None = None
+HISTORY_RTOL = 1e-6  # one call's two results agree this well unless the call history changed the code's answer
+
+
+def _recorded(spec: str, fn: Callable) -> Callable:
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        if _RECORD is not None and isinstance(out, torch.Tensor):
+            _RECORD.append((spec, fn, args, kwargs, out.detach().clone()))
+        return out
+
+    return call
+
+
+@contextlib.contextmanager
+def recording():
+    """Record the calls of bound code made inside (one instance's evaluation, for a diagnosis)."""
+    global _RECORD
+    _RECORD, calls = [], []
+    try:
+        yield calls
+    finally:
+        calls.extend(_RECORD)
+        _RECORD = None
+
+
+def history_dependence(calls: list) -> str | None:
+    """Replay each recorded call of bound code right after another recorded call with other arguments: a
+    result that differs from the one recorded for the same inputs depends on the call history (a cache keyed
+    by less than its inputs). Returns a sentence naming the code, or None."""
+    for k, (spec, fn, args, kwargs, out) in enumerate(calls):
+        for j, (_, before, bargs, bkwargs, _) in enumerate(calls):
+            if j == k or before is not fn:
+                continue
+            try:
+                before(*bargs, **bkwargs)
+                again = fn(*args, **kwargs)
+            except Exception:  # noqa: BLE001 - a replay that fails tells nothing
+                continue
+            if again.shape == out.shape and not torch.allclose(again.double(), out.double(), rtol=HISTORY_RTOL,
+                                                              atol=HISTORY_RTOL * float(out.abs().max().clamp_min(1))):
+                return (f"{spec} returned different values for the same inputs depending on the call made before "
+                        "it: it depends on the call history (a cache or state kept between calls) — key the cache "
+                        "by every input it depends on (positions, offsets, dtype) or check with it off.")
+    return None
 
 
 ACTIVE: dict[str, Binding] = {}  # function name -> its binding

@@ -50,10 +50,6 @@ class Function:
 
     # the user's code bound in place of this function (checks/roles.py), else None: the reference
     binding: Any = None
-    # how much coarser than float64 the implementation's own arithmetic is (eps ratio; a float32 binding
-    # ~5e8): the default tolerance of a check that calls it scales with it, so a refutation is never made
-    # of the precision the code under test runs in
-    rounding: float = 1.0
 
     @property
     def opaque(self) -> bool:

@@ -32,6 +32,7 @@ class RelationProbe:
     right: str
     at_witness: Pair
     again: Pair | None = None  # the witness evaluated once more, after other instances
+    history: str | None = None  # a bound call whose result changed when replayed after another call
     # the witness with its scalars at 0 moved to 1: a shrunk witness often has a position at 0, where
     # exchanging or zeroing positions would be degenerate; the next two variations start from it
     base: Pair | None = None
@@ -40,6 +41,7 @@ class RelationProbe:
     exchanged_elsewhere: dict[tuple[str, str], tuple[Pair, Pair]] = field(default_factory=dict)
     zeroed: dict[str, Pair] = field(default_factory=dict)  # one scalar hypothesis set to 0
     sum_fixed: dict[str, Pair] = field(default_factory=dict)  # one vector moved with its sum kept
+    half_zeroed: dict[str, Pair] = field(default_factory=dict)  # one vector with its even entries at 0
     others: list[Pair] = field(default_factory=list)  # fresh instances of the hypotheses
     vectors: dict[str, torch.Tensor] = field(default_factory=dict)  # the witness's vector hypotheses
     scalars: dict[str, float] = field(default_factory=dict)  # the witness's scalar hypotheses
@@ -161,8 +163,21 @@ def one_plane(p: RelationProbe) -> str | None:
     return None
 
 
-def _agreeing(diff: torch.Tensor, scale: float, dim: int) -> list[int]:
-    return torch.nonzero((diff.abs() <= EQUAL_RTOL * scale).all(dim)).reshape(-1).tolist()
+def _agreeing(diff: torch.Tensor, sides: tuple[torch.Tensor, torch.Tensor], scale: float, dim: int) -> list[int]:
+    """The rows (dim=1) or columns (dim=0) in which the sides agree and are not both zero (a row of a zero
+    query agrees whatever the defect: it says nothing)."""
+    agree = (diff.abs() <= EQUAL_RTOL * scale).all(dim)
+    alive = torch.maximum(sides[0].abs(), sides[1].abs()).amax(dim) > EQUAL_RTOL * scale
+    return torch.nonzero(agree & alive).reshape(-1).tolist()
+
+
+def _where_zero(p: RelationProbe, indices: list[int], length: int) -> str | None:
+    """The hypothesis (a vector of ``length``, e.g. the positions) that is zero exactly at ``indices``."""
+    for name, v in p.vectors.items():
+        if v.shape == (length,) and (0 < len(indices) < length) and \
+                torch.nonzero(v == 0).reshape(-1).tolist() == indices:
+            return name
+    return None
 
 
 def rows_columns(p: RelationProbe) -> str | None:
@@ -172,16 +187,68 @@ def rows_columns(p: RelationProbe) -> str | None:
         return None
     scale = max(_largest(lhs), _largest(rhs))
     diff = lhs - rhs
-    rows, cols = _agreeing(diff, scale, 1), _agreeing(diff, scale, 0)
+    rows, cols = _agreeing(diff, (lhs, rhs), scale, 1), _agreeing(diff, (lhs, rhs), scale, 0)
     n, m = lhs.shape
     if cols and len(cols) < m and not rows:
+        zero = _where_zero(p, cols, m)
+        if zero is not None:
+            return (f"the sides agree exactly in the columns whose {zero} is 0 ({', '.join(map(str, cols))}) and "
+                    f"differ in the others: the keys are rotated wrongly by their {zero} — a key rotated by "
+                    f"-{zero} (a key-only sign flip) or at another position; check the keys' rotation.")
         return (f"the sides agree in column(s) {', '.join(map(str, cols))} and differ in the others: the defect "
                 "follows the column index — check how the keys (the second index: their rotation, position or "
                 "sign) are treated.")
     if rows and len(rows) < n and not cols:
+        zero = _where_zero(p, rows, n)
+        if zero is not None:
+            return (f"the sides agree exactly in the rows whose {zero} is 0 ({', '.join(map(str, rows))}) and differ "
+                    f"in the others: the queries are rotated wrongly by their {zero} — a query rotated by "
+                    f"-{zero} or at another position; check the queries' rotation.")
         return (f"the sides agree in row(s) {', '.join(map(str, rows))} and differ in the others: the defect "
                 "follows the row index — check how the queries (the first index) are treated.")
     return None
+
+
+def _follows(agree: torch.Tensor, alive: torch.Tensor, zeroed: list[int]) -> bool:
+    """Among the lines that are not zero on both sides, the agreeing ones are exactly the zeroed ones (some
+    of each kind present)."""
+    mask = torch.zeros_like(agree)
+    mask[zeroed] = True
+    live = alive.nonzero().reshape(-1)
+    return bool(len(live)) and bool((agree[live] == mask[live]).all()) and bool(mask[live].any()) \
+        and bool((~mask[live]).any())
+
+
+def through_entries(p: RelationProbe) -> str | None:
+    """With one vector's even entries set to 0 (the positions of every other token), the score-like sides agree
+    in exactly those columns (or rows): the defect enters through that vector on the keys' (queries') side."""
+    for name, (lhs, rhs) in p.half_zeroed.items():
+        if lhs.dim() != 2 or lhs.shape != rhs.shape or min(lhs.shape) < 2:
+            continue
+        scale = max(_largest(lhs), _largest(rhs))
+        if scale == 0.0:
+            continue
+        agree = (lhs - rhs).abs() <= EQUAL_RTOL * scale
+        alive = torch.maximum(lhs.abs(), rhs.abs()) > EQUAL_RTOL * scale
+        columns, rows = list(range(0, lhs.shape[1], 2)), list(range(0, lhs.shape[0], 2))
+        if _follows(agree.all(0), alive.any(0), columns):
+            return (f"with {name} set to 0 at entries {', '.join(map(str, columns))}, the sides agree in exactly "
+                    f"those columns: the keys are treated wrongly through their {name} — a key rotated by -{name} "
+                    f"(a key-only sign flip) or at another position; check the keys' rotation.")
+        if _follows(agree.all(1), alive.any(1), rows):
+            return (f"with {name} set to 0 at entries {', '.join(map(str, rows))}, the sides agree in exactly those "
+                    f"rows: the queries are treated wrongly through their {name} — check the queries' rotation.")
+    return None
+
+
+def _rank_one(x: torch.Tensor) -> bool | None:
+    """Is a matrix (numerically) of rank one; None when it is too small or zero to tell."""
+    if x.dim() != 2 or min(x.shape) < 2:
+        return None
+    s = torch.linalg.svdvals(x.to(torch.float64))
+    if float(s[0]) == 0.0:
+        return None
+    return float(s[1]) <= 1e-6 * float(s[0])
 
 
 def enters_through(p: RelationProbe) -> str | None:
@@ -209,6 +276,10 @@ def product_of_sums(p: RelationProbe) -> str | None:
             return (f"{p.left} does not change when {name} moves with the sum of its entries kept: it depends on "
                     f"{name} only through Σ{name} — a product of sums, (Σ{name})(Σ…), where the claim has a dot "
                     "product: check the contraction (an einsum summing each vector on its own).")
+    if _rank_one(lhs) and _rank_one(rhs) is False:
+        return (f"{p.left} is a rank-one matrix, an outer product a bᵀ, where {p.right} is not: every score is a "
+                "product of one number per query and one per key, as a product of sums (Σq)(Σk) is — check the "
+                "contraction (an einsum summing q and k each on its own where the claim has qᵀk).")
     if lhs.numel() != 1:
         return None
     names = list(p.vectors)
@@ -222,6 +293,8 @@ def product_of_sums(p: RelationProbe) -> str | None:
 
 
 def call_history(p: RelationProbe) -> str | None:
+    if p.history is not None:
+        return p.history
     if p.again is None:
         return None
     (lhs, rhs), (lhs2, rhs2) = p.at_witness, p.again
@@ -235,6 +308,7 @@ def call_history(p: RelationProbe) -> str | None:
 
 RECOGNISERS = (("transposed", transposed), ("exchanged", exchanged), ("constant-factor", constant_factor),
                ("one-plane", one_plane), ("rows-columns", rows_columns), ("enters-through", enters_through),
+               ("through-entries", through_entries),
                ("product-of-sums", product_of_sums))
 
 

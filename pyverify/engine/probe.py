@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import torch
 
+from ..checks import roles
 from ..checks.compiled import Compiled
 from .context import CPU64
 from .diagnose import Pair, RelationProbe, diagnose, where_they_differ
@@ -21,6 +22,7 @@ from .scoring import score_sides
 
 FRESH_INSTANCES = 4
 MAX_EXCHANGES = 12  # pairs of like hypotheses tried (a check with many positions has many pairs)
+MAX_REPLAYED = 16  # calls of bound code replayed to see whether their results depend on the call history
 MAX_SIDE_NAME = 48  # a longer side expression is called "the left/right side"
 
 
@@ -93,9 +95,16 @@ def _variations(comp: Compiled, values: dict, seed: int) -> dict[str, Any]:
         zero = torch.zeros_like(tensors[name])
         if float(base[name][0]) != 0.0 and _admits(comp, name, zero):
             out["zeroed"][name] = _with(base, **{name: zero})
+    out["half_zeroed"] = {}
     for name, v in tensors.items():
         if v.dim() == 2 and v.shape[1] >= 2:  # a vector
             out["sum_fixed"][name] = _with(values, **{name: _sum_keeping(v[0], gen)[None]})
+            # every other entry at 0 (positions: those tokens at index 0): a defect entering through the
+            # entries of one side shows as agreement in exactly those rows or columns
+            half = v.clone()
+            half[:, 0::2] = 0
+            if bool((half != v).any()) and _admits(comp, name, half):
+                out["half_zeroed"][name] = _with(values, **{name: half})
     return out
 
 
@@ -127,9 +136,11 @@ def diagnose_witness(comp: Compiled, values: dict, violated: list[int], names: l
     """The diagnosis of a counterexample: ``values`` its hypotheses (batch axis of 1), ``violated`` the
     indices of its violated identities, ``names`` the (left, right) text of every relation."""
     texts = [r.text for r in comp.relations]
-    first = _pairs(comp, values, violated)
+    with roles.recording() as calls:
+        first = _pairs(comp, values, violated)
     if first is None:
         return DefectDiagnosis()
+    history = roles.history_dependence(calls[:MAX_REPLAYED])
     fresh = _fresh(comp, seed, violated)
     again = _pairs(comp, values, violated)  # after other instances ran: a stale cache shows here
     variations = _variations(comp, values, seed)
@@ -145,12 +156,13 @@ def diagnose_witness(comp: Compiled, values: dict, violated: list[int], names: l
         left, right = names[i] if i < len(names) else ("", "")
         probe = RelationProbe(
             texts[i], _name(left, "the left side"), _name(right, "the right side"), first[k],
-            again=None if again is None else again[k],
+            again=None if again is None else again[k], history=history,
             exchanged={key: got[k] for key, got in done["exchanged"].items() if got is not None},
             exchanged_elsewhere={key: (fresh[0][1][k], got[k]) for key, got in done.get("exchanged_fresh", {}).items()
                                  if got is not None},
             zeroed={key: got[k] for key, got in done["zeroed"].items() if got is not None},
             sum_fixed={key: got[k] for key, got in done["sum_fixed"].items() if got is not None},
+            half_zeroed={key: got[k] for key, got in done["half_zeroed"].items() if got is not None},
             others=[pairs[k] for _, pairs in fresh], vectors=vectors,
             scalars={n: float(v[0]) for n, v in values.items() if torch.is_tensor(v) and v.dim() == 1},
             base=None if done["base"][""] is None else done["base"][""][k])

@@ -27,9 +27,18 @@ def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
     conditioning of what the instance computes (the largest condition number of a determinant, inverse,
     solve or Cayley transform it calls: rounding error there is amplified that much), and never below the
     error model of the lowest precision the evaluation computed in (``precision_tol``)."""
+    return _at_precision(sides, dtype, _check_tol(sides, dtype))
+
+
+def _check_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
+    """(B,) the default tolerance of a computation in ``dtype`` itself."""
     size, scale, conditioning = _error_scale(sides, dtype)
-    tol = TOL_FACTOR * torch.finfo(dtype).eps * math.sqrt(size) * (1 + scale) * conditioning
-    return torch.maximum(tol, precision_tol(sides, dtype)) if lower_precision(sides, dtype) else tol
+    return TOL_FACTOR * torch.finfo(dtype).eps * math.sqrt(size) * (1 + scale) * conditioning
+
+
+def _at_precision(sides: Sides, dtype: torch.dtype, tol: torch.Tensor) -> torch.Tensor:
+    """``tol``, raised to the error model of the precision the code computed in where that is lower."""
+    return torch.maximum(tol, precision_tol(sides, dtype).to(tol.dtype)) if lower_precision(sides, dtype) else tol
 
 
 def lower_precision(sides: Sides, dtype: torch.dtype) -> bool:
@@ -128,22 +137,11 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     """Score every instance; a check's explicit ``tol`` is taken as written, except that no tolerance is
     below the error model of the precision the code computed in."""
     b = sides.flat[0].shape[0]
-    if tol is None:
-        t = default_tol(sides, dtype)
-    else:
-        t = torch.full((b,), tol, dtype=dtype, device=sides.flat[0].device)
-        if lower_precision(sides, dtype):
-            t = torch.maximum(t, precision_tol(sides, dtype).to(dtype))
-    t_assume = t
-    rounding = sides.compiled.rounding
-    if rounding > 1 and tol is not None:
-        # the code under test (a float32 binding) rounds more coarsely than the check's explicit tolerance
-        # assumes: never tighter than that arithmetic's own default tolerance
-        t = torch.maximum(t, default_tol(sides, dtype))
-    elif rounding > 1:
-        # the hypotheses are judged at float64's tolerance: the coarser one of the code under test must not
-        # admit instances outside them (rho = 1 + 1e-7 passing `rho < 1`); tighter only excludes instances
-        t_assume = t / rounding
+    written = _check_tol(sides, dtype) if tol is None else torch.full((b,), tol, dtype=dtype, device=sides.flat[0].device)
+    t = _at_precision(sides, dtype, written)
+    # the hypotheses are judged at the check's own tolerance: the coarser arithmetic of the code under test
+    # must not admit instances outside them (q = 1 + 1e-7 passing `q < 1`); tighter only excludes instances
+    t_assume = written
     scores, measures, ratios, objs = [], [], [], []
     for rel, lhs, rhs in sides.relation_sides():
         s, m, q, o = relation_terms(rel.op, lhs, rhs, t)

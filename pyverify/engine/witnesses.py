@@ -53,7 +53,7 @@ class Counterexample(Witness):
 class Diagnosis:
     """One recognised shape of a defect at a counterexample (``engine/diagnose.py``), as a sentence."""
 
-    kind: str  # transposed | exchanged | constant-factor | one-plane | rows-columns | enters-through | product-of-sums | call-history
+    kind: str  # transposed | exchanged | constant-factor | one-plane | rows-columns | enters-through | through-entries | product-of-sums | call-history
     relation: str
     message: str
 

@@ -47,7 +47,7 @@ def _synthetic_mu(ctx, n, V, N, regimes, seed) -> torch.Tensor:
 
 
 # the functions that make their tensors from numbers alone: they take the numeric context first (context=True)
-MAKERS = frozenset({"sinusoidal", "synthetic_mu"})
+MAKERS = frozenset({"sinusoidal", "synthetic_mu", "rope_frequencies"})
 # name -> (torch implementation, doc, conventions, condition)
 FUNCTIONS: dict[str, tuple[Callable[..., Any], str, tuple, Callable | None]] = {
     "skew_part": (rotations.skew, "(M - M^T)/2", (), None),
@@ -58,6 +58,10 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str, tuple, Callable | None]] = {
     "R_str": (rotations.rstr, "R_STR(r) = exp(A(r))", (), None),
     "cayley": (rotations.cayley, "Cayley transform (I - S)(I + S)^{-1}", (), _kappa_of_identity_plus),
     "rope": (rotations.rope, "RoPE rope(x, pos): planes of adjacent pairs or halves (`pairing`)", (_PAIRING,), None),
+    "rope_frequencies": (lambda ctx, d: rotations.rope_frequencies(int(d), **ctx),
+                         "RoPE frequencies 10000^(-2i/d), i = 0 .. d/2 - 1 (d/2,)", (), None),
+    "rope_scores": (rotations.rope_scores, "rotary self-attention logits rope(q, pos) rope(k, pos)^T / sqrt(d)",
+                    (_PAIRING,), None),
     "rstr_closed_form": (rotations.rstr_closed_form, "U (+ R_2(theta_u(r)) + I) U^T (T2.7)", (), None),
     "rstr_apply": (rotations.rstr_apply, "fast path: R_STR(r) x in U's basis", (), None),
     "Pi_act": (rotations.Pi_act, "projector onto the active subspace, Pi_act(U, m)", (), None),

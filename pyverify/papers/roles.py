@@ -38,6 +38,18 @@ def _pairing(fn: Callable, have: str, want: str) -> Callable:
     return call
 
 
+def _pairing_of_scores(fn: Callable, have: str, want: str) -> Callable:
+    """Rotary scores written for the ``have`` pairing, of q and k in the ``want`` layout: both permuted the
+    same way, so the logits (inner products) need no conversion back."""
+    into = _pairs_to_halves if have == "half" else _halves_to_pairs
+
+    @functools.wraps(fn)
+    def call(q: torch.Tensor, k: torch.Tensor, *args: Any, **kwargs: Any) -> torch.Tensor:
+        return fn(into(q), into(k), *args, **kwargs)
+
+    return call
+
+
 def _negate(*positions: int) -> Callable:
     """The displacement convention of a map of positions: the opposite sign of rotation is the map at the
     negated positions (``positions``: the indices of the position arguments)."""
@@ -111,6 +123,11 @@ ROLES = {
     "rotary": dict(function="rope", doc="rope(x, pos) -> (..., n, d): the rotary embedding of x (..., n, d) at integer "
                    "or real positions pos (..., n), frequencies 10000^(-2i/d)",
                    conventions={"pairing": ("adjacent", _pairing), "displacement": ("rj-ri", _negate(1))}),
+    "rotary_scores": dict(function="rope_scores", doc="scores(q, k, pos) -> (..., n, n): the pre-softmax logits of "
+                          "rotary self-attention, rope(q, pos) rope(k, pos)^T / sqrt(d); q, k (..., n, d) of one sequence at "
+                          "positions pos (..., n)",
+                          conventions={"pairing": ("adjacent", _pairing_of_scores), "displacement": ("rj-ri", _negate(2)),
+                                       "layout": ("query-major", _transpose_scores)}, layouts=SCORES),
     "structured_rotary": dict(function="rstr_apply", doc="apply(x, r, U, freqs) -> (..., n, d): R(r_i) x_i in U's "
                               "basis, x (..., n, d), r (..., n, d_c), U (d, d) or None, freqs (d_c, m)",
                               conventions={"displacement": ("rj-ri", _negate(1))}),

@@ -29,7 +29,7 @@ from torch import Tensor
 __all__ = [
     "skew", "free_generators", "commutator", "commutator_norms", "commuting_generators",
     "generator_combination", "A", "rstr", "R_str", "rstr_closed_form", "rotate_pairs", "rstr_apply",
-    "rope_frequencies", "rope", "Pi_act", "Pi_null", "Pi_act_from_generators",
+    "rope_frequencies", "rope", "rope_scores", "Pi_act", "Pi_null", "Pi_act_from_generators",
     "joint_block_decomposition", "joint_eigenbasis", "cayley", "rsp", "R_sp", "structured_post_rotation",
     "project_to_structured", "distance_to_structured", "mixing", "espr_logits",
     "relative_defect",
@@ -232,6 +232,13 @@ def rope(x: Tensor, pos: Tensor, theta: float = 10000.0, pairing: str = "adjacen
     interleaved = torch.stack((x[..., : d // 2], x[..., d // 2:]), dim=-1).flatten(-2)
     rotated = rotate_pairs(interleaved, pos[..., None] * freqs).unflatten(-1, (d // 2, 2))
     return torch.cat((rotated[..., 0], rotated[..., 1]), dim=-1)
+
+
+def rope_scores(q: Tensor, k: Tensor, pos: Tensor, theta: float = 10000.0, pairing: str = "adjacent") -> Tensor:
+    """The pre-softmax logits of rotary self-attention, rope(q, pos) rope(k, pos)^T / sqrt(d): queries and keys
+    of one sequence, each rotated at its own position.  q, k (..., n, d), pos (..., n) -> (..., n, n)."""
+    q, k, pos = _floats(q, k, pos)
+    return rope(q, pos, theta, pairing) @ rope(k, pos, theta, pairing).mT / math.sqrt(q.shape[-1])
 
 
 # ----------------------------------------------------------------------------- projectors
