@@ -263,15 +263,34 @@ def test_the_declared_precision_drives_the_tolerance_even_where_a_check_writes_i
     from conftest import compiled_claim
 
     def rotary_in_float32(x, pos):
-        return user.apply_rotary(x.float(), pos.float()).double()
+        # the frequency table in float32, the rest in float64: the results are no float32 numbers, so only
+        # the declaration can tell the engine (a result cast up from float32 is measured: test below)
+        inv_freq = (1.0 / 10000.0 ** (torch.arange(0, x.shape[-1], 2, dtype=torch.float32) / x.shape[-1])).double()
+        return user._rotary(x, pos, inv_freq)
 
-    check = {"given": {"x": "vec(6)", "p": "vec(1, hi=50)"}, "tol": 1e-12,
-             "assert": "vnorm(rope(outer(ones(1), x), p)[0]) == vnorm(x)"}  # a rotation keeps the length
+    check = {"given": {"x": "vec(6)", "p": "vec(1, hi=50)"}, "tol": 1e-12,  # the rotation of the formula
+             "where": {"L": "generators(I(6), outer(ones(1), rope_frequencies(6)))"},
+             "assert": "rope(outer(ones(1), x), p)[0] == R_str(L, p) @ x"}
     _bind("rotary", rotary_in_float32, ROTARY, precision="float32")
     assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.holds
     roles.unbind_all()
     _bind("rotary", rotary_in_float32, ROTARY)
     assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.refuted
+
+
+def test_a_result_cast_up_from_float32_is_measured_as_float32_without_a_declaration():
+    """Undeclared float32 internals: a float64 result whose every entry is a float32 number was made in
+    float32; the engine judges it so (and says so) instead of refuting it for float32's rounding."""
+    from conftest import compiled_claim
+
+    def cast_up(x, pos):
+        return user.apply_rotary(x.float(), pos.float()).double()
+
+    check = {"given": {"x": "vec(6)", "p": "vec(1, hi=50)"}, "tol": 1e-12,
+             "assert": "vnorm(rope(outer(ones(1), x), p)[0]) == vnorm(x)"}
+    _bind("rotary", cast_up, ROTARY)
+    result = run_claim(compiled_claim(check), budget="quick")
+    assert result.verdict is Verdict.holds and "float32 precision" in result.message, result.message
 
 
 def test_a_float32_binding_does_not_widen_the_hypotheses():

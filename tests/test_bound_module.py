@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from pyverify.certify.module import _float32_made
 from pyverify.checks import roles
 from pyverify.checks.binding_sources import load_bindings
+from pyverify.checks.precision import made_in_float32
 from pyverify.checks.validate import compile_checked
 from pyverify.engine import check_claims
 from pyverify.engine.diagnose import RelationProbe, diagnose, product_of_sums, through_entries
@@ -74,8 +74,8 @@ def test_each_planted_defect_is_refuted_with_a_diagnosis_that_names_it(bound, de
 def test_a_table_built_in_float32_and_cast_up_is_recognised():
     made_in_32 = (1.0 / 10000 ** (torch.arange(0, 8, 2, dtype=torch.float32) / 8)).double()
     made_in_64 = 1.0 / 10000 ** (torch.arange(0, 8, 2, dtype=torch.float64) / 8)
-    assert _float32_made(made_in_32) and not _float32_made(made_in_64)
-    assert not _float32_made(torch.tensor([1.0, 0.5, 3.0], dtype=torch.float64))  # short fractions tell nothing
+    assert made_in_float32(made_in_32) and not made_in_float32(made_in_64)
+    assert not made_in_float32(torch.tensor([1.0, 0.5, 3.0], dtype=torch.float64))  # short fractions tell nothing
 
 
 def test_a_binding_takes_the_precision_its_callable_declares(shipped):

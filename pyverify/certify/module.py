@@ -29,6 +29,8 @@ from typing import Any, Callable, Iterator
 
 import torch
 
+from ..checks.precision import made_in_float32
+
 LAYOUTS = {"batch heads seq dim": (0, 1, 2, 3), "batch seq heads dim": (0, 2, 1, 3)}
 POSITION_KINDS = ("integer", "real")
 PAIRINGS = ("half", "adjacent")
@@ -128,13 +130,6 @@ def _call(what: str, fn: Callable, *args) -> Any:
         raise AdapterError(f"{what} failed: {type(exc).__name__}: {exc}") from None
 
 
-def _float32_made(t: torch.Tensor) -> bool:
-    """A float64 tensor every entry of which is a float32 number, not all of them short binary fractions (1,
-    0.5, integers are float32 numbers whatever computed them): it was computed in float32 (or stored so)."""
-    t = t.detach()
-    return bool((t == t.float().double()).all()) and bool((t != t.bfloat16().double()).any())
-
-
 class BuiltLayer:
     """A module built by its adapter, checkpoint loaded, in one dtype; hands out cold copies and keeps
     the canonical (batch, heads, seq, dim) layout on the pyverify side."""
@@ -175,7 +170,7 @@ class BuiltLayer:
         # ... or computed in: a table built in float32 and cast up (`arange(..., dtype=float32)`) holds only
         # float32 values, which a float64 computation of the same quantity almost never gives
         computed = [torch.float32 for t in [*self.prototype.parameters(), *self.prototype.buffers()]
-                    if t.dtype == torch.float64 and _float32_made(t)]
+                    if made_in_float32(t)]
         self.parameter_dtype = min([self.dtype, *stored, *computed], key=lambda d: torch.finfo(d).bits)
 
     def cold(self) -> torch.nn.Module:

@@ -104,6 +104,8 @@ class TorchBackend(dsl.Backend):
         precision.collect(self.precisions, out)
         if fn.precision is not None:
             self.precisions.add(fn.precision)
+        elif fn.opaque:  # code no exact meaning checks (user code): undeclared float32 internals are measured
+            precision.undeclared_float32(self.precisions, out)
         return out
 
     def reduce(self, name, values):

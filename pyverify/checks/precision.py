@@ -76,3 +76,25 @@ def collect(found: set, value: Any) -> None:
     elif isinstance(value, dict):
         for v in value.values():
             collect(found, v)
+
+
+def made_in_float32(t: torch.Tensor) -> bool:
+    """A float64 tensor every entry of which is a float32 number, not all of them short binary fractions (1,
+    0.5, integers are float32 numbers whatever computed them): it was computed in float32 and cast up (or
+    stored so) — a float64 computation of the same quantity almost never lands on float32 numbers only."""
+    if t.dtype != torch.float64 or t.numel() == 0:
+        return False
+    t = t.detach()
+    return bool((t == t.float().double()).all()) and bool((t != t.bfloat16().double()).any())
+
+
+def undeclared_float32(found: set, value: Any) -> None:
+    """Add float32 to ``found`` when an (opaque) function's float64 result was made in float32 — code that
+    casts a float32 table or computation up to float64 without declaring it. Only outside ``vmap`` (the test
+    reads the values; the one-instance paths that confirm a refutation always run it)."""
+    if isinstance(value, torch.Tensor) and not torch._C._functorch.is_functorch_wrapped_tensor(value) \
+            and made_in_float32(value):
+        found.add(torch.float32)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            undeclared_float32(found, v)

@@ -26,6 +26,8 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
     (counted in the run's record) or finds it inconclusive (kept in the run: ``pipeline.holds``)."""
     tol, seed = comp.check.tol, run.seed
     ok, sc, sides = recheck(comp, cand.theta, tol)
+    if lower_precision(sides, torch.float64):
+        run.rechecked_precisions.append((sides.precision, float(sc.tol.max())))
     if not ok:
         run.tally.unconfirmed_candidates += 1
         return None
@@ -34,7 +36,7 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
         run.tally.rounding_candidates.append(why)
         return None
     if status == INCONCLUSIVE:
-        run.inconclusive.append(Undecided(seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc),
+        run.inconclusive.append(Undecided(seed, comp.dims, values_json(sides.values), relation_reports(sides, sc),
                                           why, sides.precision))
         return None
     near = f"; near the tolerance, judged again: {why}" if float(sc.score[0]) < NEAR else ""
@@ -42,7 +44,7 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
     failures = []
     # confirmed: the refutation stands whatever fails from here on
     run.refutation = Outcome(Verdict.refuted, "", None, (Counterexample(
-        seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc), {}, params=_params_json(params)),))
+        seed, comp.dims, values_json(sides.values), relation_reports(sides, sc), {}, params=_params_json(params)),))
     try:
         small = shrink(comp, cand.theta, tol)
         ok2, sc2, sides2 = recheck(comp, small, tol)
@@ -56,10 +58,12 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
         if "digits" in cert.get("precise", {}) else ""
     at = f" at {name(sides.precision)} precision: the code computes in {name(sides.precision)}" \
         if lower_precision(sides, torch.float64) else ""
-    message = (f"counterexample (dims {comp.dims or 'fixed'}): violation score {float(sc.score[0]):.4g} "
-               f"(> 1 means beyond tolerance {float(sc.tol[0]):.3g}{at}); re-checked in float64 on the one-instance path; "
+    score = (f"the strict relation `{cert['tie']}` is met with equality (a tie violates it whatever the tolerance)"
+             if cert.get("tie") else f"violation score {float(sc.score[0]):.4g} (> 1 means beyond tolerance "
+                                     f"{float(sc.tol[0]):.3g}{at})")
+    message = (f"counterexample (dims {comp.dims or 'fixed'}): {score}; re-checked in float64 on the one-instance path; "
                f"interval certificate: {cert['status']}{precise}{near}" + "".join(f"; {f}" for f in failures))
-    witness = Counterexample(seed, comp.dims, values_json(sides.values), _relation_reports(sides, sc), cert,
+    witness = Counterexample(seed, comp.dims, values_json(sides.values), relation_reports(sides, sc), cert,
                              params=_params_json(params))
     return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)),
                    (witness,) + _diagnosis(run, comp, sides, sc))
@@ -95,8 +99,8 @@ def refuted_by_an_example(run: ClaimRun) -> Outcome | None:
         message = (f"counterexample from check.examples[{i}] (a fixed instance, dims {comp.dims or 'fixed'}; "
                    f"no random instance needed): violation score {float(sc.score[0]):.4g} (> 1 means beyond "
                    f"tolerance {float(sc.tol[0]):.3g}); interval certificate: {cert['status']}"
-                   + (f"; {why}" if "precise" in cert else ""))
-        witness = Counterexample(run.seed, comp.dims, values_json(values), _relation_reports(sides, sc), cert, example=i)
+                   + (f"; {why}" if "precise" in cert or cert.get("tie") else ""))
+        witness = Counterexample(run.seed, comp.dims, values_json(values), relation_reports(sides, sc), cert, example=i)
         return Outcome(Verdict.refuted, message, float(max(m[0] for m in sc.measure)),
                        (witness,) + _diagnosis(run, comp, sides, sc))
     return None
@@ -116,7 +120,7 @@ def _diagnosis(run: ClaimRun, comp: Compiled, sides, sc) -> tuple:
     return (found,) if found.diagnoses or found.located else ()
 
 
-def _relation_reports(sides, sc) -> tuple[RelationAtWitness, ...]:
+def relation_reports(sides, sc) -> tuple[RelationAtWitness, ...]:
     return tuple(RelationAtWitness(rel.text, rel.op, tensor_to_list(lhs[0]), tensor_to_list(rhs[0]), float(m[0]))
                  for (rel, lhs, rhs), m in zip(sides.relation_sides(), sc.measure))
 

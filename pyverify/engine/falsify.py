@@ -42,6 +42,9 @@ class SearchOutcome:
     # whole computation was float64)
     precision: torch.dtype = torch.float64
     precision_tol: float = 0.0
+    # the instance where a bound fails for every positive constant (its right side <= 0, its left side
+    # positive: ``scoring.no_constant_score``), most clearly; what a ``constant`` check's judge confirms
+    no_constant: Candidate | None = None
 
 
 TIGHTEST_KEPT = 4
@@ -98,11 +101,20 @@ def _merge(out: SearchOutcome, theta: dict, sc: Scored, sides: Sides) -> None:
             prev = out.worst_ratio[j]
             out.worst_ratio[j] = rv if prev is None else max(prev, rv)
             _keep_tightest(out, j, theta, torch.where(ok, sc.ratio[j], torch.full_like(sc.ratio[j], -math.inf)))
-    masked = torch.where(ok, sc.score, torch.full_like(sc.score, -math.inf))
+    out.best = _better(out.best, theta, sc.score, ok)
+    unbounded = [q for q in sc.no_constant if q is not None]
+    if unbounded:
+        out.no_constant = _better(out.no_constant, theta, torch.stack(unbounded).amax(0), ok)
+
+
+def _better(best: Candidate | None, theta: dict, score: torch.Tensor, ok: torch.Tensor) -> Candidate | None:
+    """The batch's most violating admissible instance (score > 1) where it beats ``best``; else ``best``."""
+    masked = torch.where(ok, score, torch.full_like(score, -math.inf))
     i = int(masked.argmax())
     s = float(masked[i])
-    if s > 1 and (out.best is None or s > out.best.score):
-        out.best = Candidate(_take(theta, i), s)
+    if s > 1 and (best is None or s > best.score):
+        return Candidate(_take(theta, i), s)
+    return best
 
 
 def _keep_tightest(out: SearchOutcome, j: int, theta: dict, ratio: torch.Tensor) -> None:

@@ -214,8 +214,14 @@ def holds(run: ClaimRun, searched: Searched, evidence: tuple[Evidence, ...]) -> 
     code's own rounding), at the precision the code computed in; then the symbolic and necessity phases,
     where they run."""
     message = searched.message or f"no violation in {run.instances} instances"
-    if searched.precision is not None:
-        p = searched.precision
+    p = searched.precision
+    if run.rechecked_precisions:  # the re-checks measured a lower precision than the batched search saw
+        dtypes = [d for d, _ in run.rechecked_precisions] + ([p.dtype] if p is not None else [])
+        tols = [t for _, t in run.rechecked_precisions] + ([p.tolerance] if p is not None else [])
+        p = Precision(lowest(dtypes), max(tols))
+        if p != searched.precision:
+            evidence = tuple(e for e in evidence if not isinstance(e, Precision)) + (p,)
+    if p is not None:
         message = (f"holds at {name(p.dtype)} precision (tolerance up to {p.tolerance:.3g}; the code under test "
                    f"computes in {name(p.dtype)}, so the claim is decided only to that precision): {message}")
     if run.inconclusive:

@@ -30,7 +30,7 @@ import torch
 from ..checks.compiled import Compiled, Sides
 from .context import CPU64
 from .paths import judge_two_paths
-from .scoring import Scored, score_sides, violated_relations
+from .scoring import Scored, only_ties, score_sides, violated_relations
 
 NEAR = 1e4  # scores (violation / tolerance) below this are close enough to rounding to be judged again
 PERTURBATION = 64 * torch.finfo(torch.float64).eps
@@ -45,7 +45,13 @@ NOISE_FACTOR = 8  # the conditioned tolerance: this many times the measured roun
 
 
 def judge_exactly(comp: Compiled, sides: Sides, sc: Scored) -> tuple[bool | None, str, dict]:
-    """(is_artefact or None when undecided, why, evidence) by ball arithmetic, then 60-digit arithmetic."""
+    """(is_artefact or None when undecided, why, evidence) by ball arithmetic, then 60-digit arithmetic.
+
+    A violation that is only a tie of a strict relation within the tolerance (``scoring.TIE_SCORE``) is
+    decided by ball arithmetic alone: real where it certifies the sides exactly equal, an artefact
+    otherwise (no other path can tell a tie from a strict inequality that rounding closed)."""
+    if only_ties(sides, sc):
+        return _judge_tie(comp, sides, sc)
     evidence = exact_evidence(comp, sides, sc)
     if evidence["status"] == "certified":
         return False, "ball arithmetic certifies the violation", evidence
@@ -59,6 +65,20 @@ def judge_exactly(comp: Compiled, sides: Sides, sc: Scored) -> tuple[bool | None
         return True, (f"at {precise['digits']} digits the relation holds within tolerance (score "
                       f"{precise['score']:.3g}): the float64 violation was rounding"), evidence
     return None, f"ball arithmetic: {evidence['status']}; 60 digits: {precise['status']}", evidence
+
+
+def _judge_tie(comp: Compiled, sides: Sides, sc: Scored) -> tuple[bool, str, dict]:
+    from ..provers.interval import certify
+
+    try:
+        cert = certify(comp, sides, float(sc.tol[0]), violated_relations(sides, sc))
+    except Exception as exc:  # noqa: BLE001 - an uncertified tie refutes nothing
+        cert = {"status": f"unsupported: certification failed ({type(exc).__name__}: {exc})"}
+    if cert.get("tie"):
+        return False, (f"ball arithmetic certifies the sides of the strict relation `{cert['tie']}` exactly equal: "
+                       "it is met with equality"), cert
+    return True, (f"a strict relation met with equality only to rounding: ball arithmetic does not certify its "
+                  f"sides exactly equal (ball arithmetic: {cert['status']})"), cert
 
 
 def exact_evidence(comp: Compiled, sides: Sides, sc: Scored) -> dict:
@@ -90,6 +110,8 @@ def rounding_verdict(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol:
     artefact, why, evidence = judge_exactly(comp, sides, sc)
     if artefact:
         return ROUNDING, why, evidence
+    if evidence.get("tie"):  # an exact tie: perturbing the instance or a second path would test nothing
+        return REAL, why, evidence
     if score >= NEAR:
         return REAL, (why if artefact is False else f"score {score:.3g} is far beyond the tolerance"), evidence
     # Near the tolerance an exact confirmation is not enough: the witness's inputs satisfy the hypotheses

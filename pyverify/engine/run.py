@@ -5,6 +5,7 @@ confirmed refutation, which stands whatever fails after it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..checks.claim import CompiledClaim
 from .context import NumericContext
@@ -44,6 +45,9 @@ class ClaimRun:
     refutation: Outcome | None = None  # set the moment a refutation is confirmed
     # near-tolerance violations that two floating-point paths could not tell from the code's rounding
     inconclusive: list[Undecided] = field(default_factory=list)
+    # (precision, tolerance) of one-instance re-checks that measured code computing below float64 where the
+    # batched search could not (undeclared float32 internals are measured outside vmap only)
+    rechecked_precisions: list[tuple[Any, float]] = field(default_factory=list)
 
     @property
     def tol(self) -> float | None:

@@ -21,6 +21,15 @@ TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + inp
 # angles, large logits) is judged by the conditioning the rounding judgement measures at that precision
 PRECISION_FACTOR = 4
 
+# Strict relations (`<`, `>`) are violated where their sides are equal. Float64 cannot tell an exact tie from
+# a strict inequality that rounding closed (1 / (1 + exp(-40)) < 1 evaluates to 1 < 1), so an instance whose
+# sides lie within the rounding allowance of each other scores TIE_SCORE, just above 1: a candidate, never a
+# refutation by itself. The confirm phase refutes on it only where ball arithmetic certifies the two sides
+# exactly equal (``rounding.judge_exactly``); everywhere else a strict relation is scored as its non-strict
+# counterpart. The same rule keeps an instance at the boundary of a strict hypothesis outside it.
+STRICT = {"<": "<=", ">": ">="}  # a strict relation and its non-strict counterpart
+TIE_SCORE = 1 + 2 ** -10
+
 
 def default_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
     """(B,) tolerance scaling with dtype, the size of the compared objects, the inputs' magnitude and the
@@ -85,6 +94,9 @@ class Scored:
     ratio: list[torch.Tensor | None]  # per bound relation: max lhs / rhs (tightness)
     assume_ok: torch.Tensor  # (B,) bool
     tol: torch.Tensor
+    # per bound relation (B,), ``no_constant_score``: > 1 where no positive constant C rescues
+    # ``lhs <= C * rhs`` (what a ``constant`` check asks)
+    no_constant: list[torch.Tensor | None]
 
 
 def broadcast_instances(lhs: torch.Tensor, rhs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -106,7 +118,8 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     """Violation score (B,), measure (B,), tightness ratio (B,) or None, and the objective (B,): a smooth
     measure of how close the relation is to failing, for gradient ascent, with a gradient where the
     relation holds comfortably (the violation score, clamped, would not). Identities: log relative
-    error; bounds: slack / (1 + |lhs| + |rhs|), in (-1, 1)."""
+    error; bounds: slack / (1 + |lhs| + |rhs|), in (-1, 1). A strict bound whose sides tie within the
+    allowance scores at least ``TIE_SCORE`` (see there)."""
     b = tol.shape[0]
     lhs, rhs = broadcast_instances(lhs, rhs)
     l, r = _flat(lhs, b), _flat(rhs, b)
@@ -124,6 +137,9 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     scale = 1 + l.abs() + r.abs()
     allowance = tol.unsqueeze(1) * scale  # what the score forgives: lhs <= rhs + allowance holds
     score = (slack / allowance).amax(1)
+    if op in STRICT:
+        tied = (slack.abs() <= allowance).any(1)
+        score = torch.where(tied, score.clamp_min(TIE_SCORE), score)
     # the tightness is the lower end of what lhs/rhs can be given the rounding allowance, (lhs - allowance)
     # / rhs: never above 1 where the bound holds (lhs <= rhs + allowance), so where both sides are at the
     # rounding level (rhs ~ 0) no tightness above 1 is reported that no violation backs; where rhs is
@@ -131,6 +147,22 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     lower = torch.where(l > allowance, l - allowance, torch.minimum(l, torch.zeros_like(l)))
     ratio = torch.where(r > 0, lower / r.clamp_min(1e-300), torch.full_like(l, -math.inf)).amax(1)
     return score, slack.amax(1), ratio, (slack / scale).amax(1)
+
+
+def no_constant_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor) -> torch.Tensor | None:
+    """(B,) for a bound read as ``lhs <= C * rhs`` with an unnamed C > 0 (a ``constant`` check): at an entry
+    whose right side is <= 0, C * rhs <= 0 for every C, so the bound fails for every C where lhs > 0 — the
+    score of ``lhs <= 0`` there (> 1: lhs beyond its rounding allowance); -inf where every right side is
+    positive (the ratio lhs / rhs measures those). None for an identity."""
+    if op not in ("<=", "<", ">=", ">"):
+        return None
+    b = tol.shape[0]
+    lhs, rhs = broadcast_instances(lhs, rhs)
+    l, r = _flat(lhs.detach(), b), _flat(rhs.detach(), b)
+    if op in (">=", ">"):
+        l, r = r, l
+    score = l / (tol.detach().unsqueeze(1) * (1 + l.abs()))
+    return torch.where(r <= 0, score, torch.full_like(score, -math.inf)).amax(1)
 
 
 def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
@@ -142,9 +174,10 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     # the hypotheses are judged at the check's own tolerance: the coarser arithmetic of the code under test
     # must not admit instances outside them (q = 1 + 1e-7 passing `q < 1`); tighter only excludes instances
     t_assume = written
-    scores, measures, ratios, objs = [], [], [], []
+    scores, measures, ratios, objs, no_constant = [], [], [], [], []
     for rel, lhs, rhs in sides.relation_sides():
         s, m, q, o = relation_terms(rel.op, lhs, rhs, t)
+        no_constant.append(no_constant_score(rel.op, lhs, rhs, t))
         scores.append(s)
         measures.append(m)
         ratios.append(q)
@@ -160,7 +193,18 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     score = torch.stack(scores).amax(0) if scores else zero
     objective = torch.stack(objs).sum(0) if objs else zero
     assume_slack = torch.stack(aslack).amax(0) if aslack else zero
-    return Scored(score, objective, assume_slack, measures, ratios, a <= 1, t)
+    return Scored(score, objective, assume_slack, measures, ratios, a <= 1, t, no_constant)
+
+
+def only_ties(sides: Sides, sc: Scored) -> bool:
+    """Is every relation violated at instance 0 a strict one whose sides merely tie within the tolerance
+    (its non-strict counterpart holds)? Such a violation is real only where the tie is exact."""
+    violated = violated_relations(sides, sc)
+    rows = list(sides.relation_sides())
+    return bool(violated) and all(
+        rows[j][0].op in STRICT
+        and float(relation_terms(STRICT[rows[j][0].op], rows[j][1], rows[j][2], sc.tol)[0][0]) <= 1
+        for j in violated)
 
 
 def violated_relations(sides: Sides, sc: Scored) -> list[int]:

@@ -265,7 +265,8 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
     ``relations``: the indices of the relations the float64 check found violated (default: all). Each is
     judged on its own, evaluating only the ``where`` bindings it needs, so a function without a ball
     meaning elsewhere in the check does not block it. Status: 'certified' (some judged relation is
-    violated beyond tolerance in exact arithmetic), 'not certified' (every judged relation could be
+    violated beyond tolerance in exact arithmetic, or a strict one is met with equality exactly: then
+    ``tie`` names it), 'not certified' (every judged relation could be
     evaluated and none is: the float64 violation was rounding), 'inconclusive: ...' (an enclosure too wide
     to say), or 'unsupported: ...'."""
     if flint is None:
@@ -276,27 +277,29 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
     old_prec = flint.ctx.prec
     flint.ctx.prec = 200
     try:
-        env: dict[str, Any] = dict(comp.dims)
-        for name, v in sides.values.items():
-            env[name] = {k: Ball.from_tensor(x[0]) for k, x in v.items()} if isinstance(v, dict) else Ball.from_tensor(v[0])
+        env = _ball_env(comp, sides)
     except (Unsupported, ValueError, ArithmeticError) as exc:
         flint.ctx.prec = old_prec
         return {"status": f"unsupported: {exc}"}
     where = dict(comp.where)
     backend = BallBackend(comp.functions, comp.conventions)
-    margins, reasons = [], []
+    margins, reasons, ties = [], [], []
     try:
         for j in judged:
             rel = comp.relations[j]
             try:
                 lhs, rhs = relation_sides(rel, where, env, backend)
                 margins.append(_margin(rel, _lift(lhs), _lift(rhs), tol))
+                if rel.op in ("<", ">") and _exactly_equal_somewhere(_lift(lhs), _lift(rhs)):
+                    ties.append(rel.text)
             except Unsupported as exc:
                 reasons.append(str(exc))
             except (ValueError, ZeroDivisionError, ArithmeticError) as exc:
                 reasons.append(f"{type(exc).__name__}: {exc}")
     finally:
         flint.ctx.prec = old_prec
+    if ties:  # a strict relation met with equality, exactly: violated whatever the tolerance
+        return {"status": "certified", "tie": ties[0], "margin_lower": 0.0, "margin_upper": 0.0, "precision_bits": 200}
     certified = [m for m in margins if m > 0]
     if certified or (margins and not reasons):
         best = max(certified or margins, key=lambda m: float(m.mid()))
@@ -307,6 +310,46 @@ def certify(comp, sides, tol: float, relations: list[int] | None = None) -> dict
         return {"status": status, "margin_lower": float(best.lower()), "margin_upper": float(best.upper()),
                 "precision_bits": 200}
     return {"status": f"unsupported: {reasons[0] if reasons else 'no relation to judge'}"}
+
+
+def _ball_env(comp, sides) -> dict[str, Any]:
+    """The instance 0 of ``sides`` as balls (exact: the float64 inputs are exact binary numbers), with the dims."""
+    env: dict[str, Any] = dict(comp.dims)
+    for name, v in sides.values.items():
+        env[name] = {k: Ball.from_tensor(x[0]) for k, x in v.items()} if isinstance(v, dict) else Ball.from_tensor(v[0])
+    return env
+
+
+def judge_signs(comp, sides, j: int, decide) -> bool | None:
+    """``decide(lhs, rhs)`` on relation j's two sides at instance 0 in 200-bit balls, broadcast to entries of
+    one shape (lists of ``arb``, the bound's sides as ``lhs <= rhs``): True, False, or None where it cannot
+    say; None too where the relation has no ball meaning."""
+    if flint is None or comp.randoms:
+        return None
+    old_prec = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        rel = comp.relations[j]
+        lhs, rhs = (_lift(x) for x in relation_sides(rel, dict(comp.where), _ball_env(comp, sides),
+                                                     BallBackend(comp.functions, comp.conventions)))
+        if rel.op in (">=", ">"):
+            lhs, rhs = rhs, lhs
+        left = _elementwise(lhs, rhs, lambda x, y: x).entries()
+        right = _elementwise(lhs, rhs, lambda x, y: y).entries()
+        return decide(left, right)
+    except (Unsupported, ValueError, ZeroDivisionError, ArithmeticError):
+        return None
+    finally:
+        flint.ctx.prec = old_prec
+
+
+def _exactly_equal_somewhere(lhs: Ball, rhs: Ball) -> bool:
+    """Are the two sides exactly equal at some entry (their difference an exact zero, radius 0)? Only exact
+    enclosures certify a tie: integers, and the sums and products of float64 inputs 200 bits hold exactly;
+    two enclosures of one irrational value overlap but never certify it (the 60-digit path rounds, so it
+    cannot certify a tie either: 1 - exp(-700) is 1 there)."""
+    diff = _elementwise(lhs, rhs, lambda x, y: x - y)
+    return any(d.is_exact() and d.is_zero() for d in diff.entries())
 
 
 def _margin(rel, lhs: Ball, rhs: Ball, tol: float):
@@ -327,4 +370,4 @@ def _margin(rel, lhs: Ball, rhs: Ball, tol: float):
     raise Unsupported(f"relation {rel.op}")
 
 
-__all__ = ["certify", "BallBackend", "Ball"]
+__all__ = ["certify", "judge_signs", "BallBackend", "Ball"]

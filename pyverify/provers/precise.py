@@ -135,6 +135,39 @@ def relation_sides(rel, where: dict, env: dict, backend: dsl.Backend) -> tuple[A
     return dsl.evaluate(rel.lhs, env, backend), dsl.evaluate(rel.rhs, env, backend)
 
 
+def _size(sides) -> int:
+    return sum(x[0].numel() for v in sides.values.values() for x in (v.values() if isinstance(v, dict) else [v]))
+
+
+def _precise_env(comp, sides) -> dict[str, Any]:
+    """The instance 0 of ``sides`` in mpmath numbers (exact: the float64 inputs are binary numbers), with the dims."""
+    env: dict[str, Any] = {k: mp.mpf(v) if isinstance(v, (int, float)) else v for k, v in comp.dims.items()}
+    for name, v in sides.values.items():
+        env[name] = {k: to_precise(x[0]) for k, x in v.items()} if isinstance(v, dict) else to_precise(v[0])
+    return env
+
+
+def judge_signs(comp, sides, j: int, decide) -> bool | None:
+    """``decide(lhs, rhs)`` on relation j's two sides at instance 0 in ``DIGITS``-digit arithmetic, broadcast
+    to entries of one shape (lists of mpmath numbers, the bound's sides as ``lhs <= rhs``); None where the
+    relation has no 60-digit meaning (or random hypotheses, or too large an instance)."""
+    size = _size(sides)
+    if comp.randoms or size > MAX_ELEMENTS:
+        return None
+    rel = comp.relations[j]
+    backend = PreciseBackend(comp.functions, comp.conventions)
+    with mp.workdps(DIGITS):
+        try:
+            env = _precise_env(comp, sides)
+            lhs, rhs = (to_precise(x) for x in relation_sides(rel, dict(comp.where), env, backend))
+            if rel.op in (">=", ">"):
+                lhs, rhs = rhs, lhs
+            a, b = np.broadcast_arrays(np.asarray(lhs, dtype=object), np.asarray(rhs, dtype=object))
+            return decide(list(a.reshape(-1)), list(b.reshape(-1)))
+        except (Unsupported, ValueError, ZeroDivisionError, ArithmeticError, TypeError, IndexError):
+            return None
+
+
 def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
     """Judge the float64-violated ``relations`` of the instance in ``sides`` again at ``DIGITS`` digits.
 
@@ -143,7 +176,7 @@ def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
     'unsupported: ...' (a function without a 60-digit meaning, or random hypotheses)."""
     if comp.randoms:
         return {"status": "unsupported: random hypotheses"}
-    size = sum(x[0].numel() for v in sides.values.values() for x in (v.values() if isinstance(v, dict) else [v]))
+    size = _size(sides)
     if size > MAX_ELEMENTS:
         return {"status": f"unsupported: an instance of {size} numbers is too large for {DIGITS} digits "
                           f"(at most {MAX_ELEMENTS})"}
@@ -152,9 +185,7 @@ def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
     scores, reasons = [], []
     with mp.workdps(DIGITS):
         try:
-            env: dict[str, Any] = {k: mp.mpf(v) if isinstance(v, (int, float)) else v for k, v in comp.dims.items()}
-            for name, v in sides.values.items():
-                env[name] = {k: to_precise(x[0]) for k, x in v.items()} if isinstance(v, dict) else to_precise(v[0])
+            env = _precise_env(comp, sides)
         except Unsupported as exc:
             return {"status": f"unsupported: {exc}"}
         for j in relations:
@@ -172,4 +203,4 @@ def reevaluate(comp, sides, tol: float, relations: list[int]) -> dict[str, Any]:
     return {"status": f"unsupported: {reasons[0] if reasons else 'no relation to judge'}"}
 
 
-__all__ = ["reevaluate", "PreciseBackend", "violation_score", "to_precise", "DIGITS"]
+__all__ = ["reevaluate", "judge_signs", "PreciseBackend", "violation_score", "to_precise", "DIGITS"]

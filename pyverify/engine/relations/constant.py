@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import math
 
+from ...checks.compiled import Compiled
 from ...registry import Verdict
+from ..context import NumericContext
 from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
+from ..falsify import SearchOutcome
+from ..no_constant import confirm_no_constant
 from ..pipeline import Searched, SearchJudge, measured
 from ..result import Outcome
 from ..run import ClaimRun
 from .pointwise import assumptions_unmet
+
+
+GROWTH_SLOPE = 0.3  # a log-log slope of a constant along the sweep above this (and over its upper half) is growth
+LEVELLING_SIZES = 3  # sizes in the upper half of a sweep's line, at least, for a levelling to be read there
+
+
+def _upper_half(n: int) -> int:
+    """How many of the n sizes of a line the late slope is fitted on: its upper half (the middle size included)."""
+    return (n + 1) // 2
 
 
 def loglog_slope(xs: list[float], ys: list[float]) -> float:
@@ -27,6 +40,16 @@ class ConstantJudge(SearchJudge):
     stops_early = False
     confirms = False
     polishes_constants = True
+
+    def at_assignment(self, run: ClaimRun, comp: Compiled, out: SearchOutcome, ctx: NumericContext) -> Outcome | bool:
+        """An instance where the bound fails for every positive constant (its right side <= 0, its left side
+        positive: ``engine/no_constant.py``) refutes once confirmed; no constant can rescue it."""
+        meaning = super().at_assignment(run, comp, out, ctx)
+        if meaning is True and out.no_constant is not None:
+            refutation = confirm_no_constant(run, comp, out.no_constant)
+            if refutation is not None:
+                return refutation
+        return meaning
 
     def verdict(self, run: ClaimRun, searched: Searched) -> Outcome:
         unmet = assumptions_unmet(run, searched)
@@ -57,6 +80,7 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     depends, chosen = quantification(spec)
     entries: list[ConstantOfRelation] = []
     failures = []
+    late_slopes: dict[int, float] = {}
     for j, series in enumerate(searched.ratios_by_size):
         finite = [(d, r) for d, r in series if math.isfinite(r) and r > 0]
         if not finite:
@@ -67,6 +91,8 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
         constant = max(r for _, r in finite)
         if failing is not None:
             failures.append((j, *failing))
+            if choice.get("late_slope") is not None:
+                late_slopes[j] = choice["late_slope"]
         elif "chosen" in choice:  # the constant the statement's existential choice needs
             constant = max(r for d, r in finite if all(d.get(k) == v for k, v in choice["chosen"].items()))
         polished = None
@@ -81,7 +107,8 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     consts = [e.constant for e in entries]
     if failures:
         j, slope, finite = failures[0]
-        message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}): "
+        late = f", {late_slopes[j]:.2f} over the upper half of the sweep" if j in late_slopes else ""
+        message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}{late}): "
                    f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
         return Outcome(Verdict.refuted, message, max(consts),
                        found + (estimate, ConstantGrowth(texts[j], tuple(finite), slope)))
@@ -110,11 +137,12 @@ def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str],
     """The growth that refutes the constant, or None. With ``chosen`` constants the claim survives if
     some value of them leaves every ``depends`` group bounded; the refuting growth reported is the
     first one of the best choice. ``entry`` receives the working choice (``chosen``) and the sweep variable a
-    growth was found along (``growth_along``), ``slope`` the first growth slope measured."""
+    growth was found along (``growth_along``) and its slope over the upper half of the sweep
+    (``late_slope``), ``slope`` the first growth slope measured."""
     by_choice: dict[tuple, list] = {}
     for d, r in finite:
         by_choice.setdefault(tuple(d.get(k) for k in chosen), []).append((d, r))
-    first_failure = None
+    first_failure, first_entry = None, {}
     for choice, rows in by_choice.items():
         groups: dict[tuple, list] = {}
         for d, r in rows:
@@ -128,7 +156,9 @@ def growth_in_every_choice(finite: list[tuple[dict, float]], depends: list[str],
             if chosen:
                 entry["chosen"] = dict(zip(chosen, choice))
             return None
-        first_failure = first_failure or failure
+        if first_failure is None:  # what a later choice's growth wrote describes that growth, not this one
+            first_failure, first_entry = failure, {k: entry[k] for k in ("growth_along", "late_slope")}
+    entry.update(first_entry)
     return first_failure
 
 
@@ -151,9 +181,18 @@ def _grows(series: list[tuple[dict, float]], fixed: set[str], entry: dict,
             xs = [math.log(abs(float(d[key])) or 1e-300) for d, _ in line]
             ys = [math.log(r) for _, r in line]
             growth = loglog_slope(xs, ys)
+            # the growth must persist to the end of the sweep: a constant that rises over the first sizes and
+            # then levels off is bounded, however steep its first segments (the whole line's slope would read
+            # it as polynomial growth); a power law grows at its own rate over the upper half as well. Only an
+            # upper half of LEVELLING_SIZES sizes or more can show a levelling: one last segment cannot tell
+            # it from a supremum the search underestimated at the largest size (a growth like n read
+            # 1265 -> 2421 from n = 100 to 1000), so with fewer sizes the whole line decides
+            upper = _upper_half(len(line))
+            late = loglog_slope(xs[-upper:], ys[-upper:]) if upper >= LEVELLING_SIZES else growth
             if not slope:
                 slope.append(growth)
-            if growth > 0.3 and line[-1][1] > 2 * line[0][1]:
+            if growth > GROWTH_SLOPE and late > GROWTH_SLOPE and line[-1][1] > 2 * line[0][1]:
                 entry["growth_along"] = key
+                entry["late_slope"] = late if upper >= LEVELLING_SIZES else None
                 return growth, line
     return None

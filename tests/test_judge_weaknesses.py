@@ -1,0 +1,125 @@
+"""Three judges strengthened after the registry mutation pass (issue 23): each fails on a planted error of a
+shape it used to let pass, and still holds the true statement of the same shape.
+
+1. A strict relation met with equality: `<`/`>` were scored as `<=`/`>=`, so `24 < 24` held. A tie within
+   the tolerance is now a candidate, and refutes where ball arithmetic certifies the sides exactly equal.
+2. A `constant` bound at an instance whose right side is <= 0: those instances were dropped, so
+   `lhs <= C * (-g)` held. There no positive C helps: the instance refutes when lhs is positive.
+3. The growth of a constant read from the whole sweep: a constant that levels off after a first steep
+   segment was read as polynomial growth.
+"""
+
+from __future__ import annotations
+
+from pyverify.engine import run_claim
+from pyverify.registry import Claim
+
+
+def _run(check: dict, budget: str = "quick"):
+    claim = Claim.model_validate({"id": "X.1", "title": "t", "document": "d", "locator": "l", "kind": "bound",
+                                  "statement": "s", "check": check})
+    return run_claim(claim, {}, budget=budget)
+
+
+def _verdict(check: dict, budget: str = "quick") -> str:
+    return _run(check, budget).verdict.value
+
+
+# ---------------------------------------------------------------- 1. strict relations met with equality
+def test_a_strict_relation_met_with_equality_exactly_is_refuted():
+    result = _run({"assert": "24 < 24"})
+    assert result.verdict.value == "refuted", result.message
+    assert "met with equality" in result.message
+    assert result.witness["certificate"]["tie"] == "24 < 24"
+    assert _verdict({"assert": "d > d", "dims": {"d": [2, 3]}}) == "refuted"
+    # random inputs whose two sides are the same exact sum: ball arithmetic certifies the tie
+    assert _verdict({"given": {"x": "vec(3)"}, "assert": "x[0] + x[1] < x[1] + x[0]"}) == "refuted"
+    # a fixed example at a tie refutes with itself as witness
+    assert _verdict({"given": {"x": "vec(2)"}, "assert": "x[0] < x[1]", "examples": [{"x": [0.5, 0.5]}]}) == "refuted"
+
+
+def test_a_strict_relation_that_holds_with_a_margin_or_ties_only_in_floating_point_holds():
+    assert _verdict({"assert": "23 < 24"}) == "holds"
+    # exp(-x^2) underflows to 0 in float64 for |x| >= 30 (0 > 0 there), but is exactly positive
+    assert _verdict({"given": {"x": "vec(1, lo=30, hi=40)"}, "assert": "exp(-x[0] * x[0]) > 0"}) == "holds"
+    # 1 / (1 + exp(-45)) evaluates to exactly 1.0 in float64; exactly it is below 1
+    for budget in ("quick", "default"):
+        assert _verdict({"given": {"x": "vec(1, lo=40, hi=50)"}, "assert": "1 / (1 + exp(-abs(x[0]))) < 1"},
+                        budget) == "holds"
+
+
+def test_a_strict_hypothesis_excludes_its_boundary():
+    # d = 2 ties `d > 2`: outside the hypothesis, so the tie of `d - 2 > 0` there refutes nothing
+    assert _verdict({"assume": "d > 2", "assert": "d - 2 > 0", "dims": {"d": [2, 3, 4]}}) == "holds"
+    assert _verdict({"assert": "d - 2 > 0", "dims": {"d": [2, 3, 4]}}) == "refuted"
+
+
+# ---------------------------------------------------------------- 2. a constant's side <= 0
+CONSTANT = {"given": {"x": "vec(2, lo=0.5, hi=1)"}, "relation": "constant"}
+
+
+def test_a_bound_whose_constant_side_is_not_positive_fails_for_every_constant():
+    result = _run({**CONSTANT, "assert": "norm(x) <= -norm(x)"})  # the sign of the right side flipped
+    assert result.verdict.value == "refuted", result.message
+    assert "fails for every constant C > 0" in result.message and "ball arithmetic certifies" in result.message
+    assert _verdict({**CONSTANT, "assert": "norm(x) <= 0 * norm(x)"}) == "refuted"  # a term dropped to 0
+    assert _verdict({**CONSTANT, "assert": "-norm(x) >= norm(x)"}) == "refuted"  # `C a >= b` with a < 0
+    # at one value of a sweep only: t = 2 makes the right side 0
+    assert _verdict({**CONSTANT, "assert": "norm(x) <= (t - 2) * norm(x)", "dims": {"t": [2, 3, 4]}}) == "refuted"
+
+
+def test_a_bound_whose_constant_side_is_positive_or_zero_only_in_floating_point_holds():
+    assert _verdict({**CONSTANT, "assert": "norm(x) <= 3 * norm(x)"}) == "holds"
+    # both sides 0 at x = 0 (a degenerate instance): no violation there
+    assert _verdict({"given": {"x": "vec(2, lo=0, hi=1)"}, "relation": "constant",
+                     "assert": "norm(x) ** 2 <= norm(x)"}, "default") == "holds"
+    # exp(-t^2) underflows to 0 in float64, but is exactly positive: some (huge) C works
+    assert _verdict({"given": {"t": "vec(1, lo=30, hi=40)"}, "relation": "constant",
+                     "assert": "1 <= exp(-t[0] * t[0])"}) == "holds"
+    # rhs < 0 and lhs < 0: every C <= lhs / rhs = 2 satisfies it
+    assert _verdict({**CONSTANT, "assert": "-norm(x) <= -0.5 * norm(x)"}) == "holds"
+
+
+def test_a_sign_flipped_registry_constant_is_refuted(tmp_path):
+    """The shipped T6.2.corrected with its bound's sign flipped: it held while rhs <= 0 instances were dropped."""
+    from test_dodged_claims import _planted
+
+    flipped = _planted(tmp_path, "T6.2.corrected", [("<= bound * norm", "<= -bound * norm")], "quick")
+    assert flipped.verdict.value == "refuted", flipped.message
+    assert "fails for every constant" in flipped.message
+
+
+# ---------------------------------------------------------------- 3. growth read from the whole sweep
+WIDE = {"d": [4, 6, 8, 12, 16, 24, 32]}
+
+
+def test_a_constant_that_levels_off_is_bounded_however_steep_its_first_segments():
+    # lhs / rhs = d^3 / (d^3 + 500): 0.11 at d = 4, 0.51 at d = 8, 0.98 at d = 32 (slope 2.4 over 4..8, 1.05
+    # over the whole sweep, 0.1 over its upper half): bounded by 1
+    levelling = {**CONSTANT, "assert": "norm(x) * d ** 3 / (d ** 3 + 500) <= norm(x)", "dims": WIDE}
+    result = _run(levelling)
+    assert result.verdict.value == "holds", result.message
+    # the same sizes, but a power law: growth at every scale
+    power = {**CONSTANT, "assert": "norm(x) * d <= norm(x)", "dims": WIDE}
+    result = _run(power)
+    assert result.verdict.value == "refuted", result.message
+    assert "over the upper half of the sweep" in result.message
+    # a power law that changes rate (d^3 then d^0.5) still grows at its end
+    bending = {**CONSTANT, "assert": "norm(x) * d ** 3 / (1 + d ** 2.5 / 64) <= norm(x)", "dims": WIDE}
+    assert _verdict(bending) == "refuted"
+
+
+def test_a_short_sweep_is_judged_by_its_whole_slope():
+    # d / (1 + d / 100): 9.1, 50, 91 at d = 10, 100, 1000 (slope 0.5; 0.26 over the last segment alone). One
+    # segment cannot tell a levelling from a supremum the search underestimated at the largest size
+    # (ESPR.Prop-active-block-near-identity read 1265 -> 2421 from n = 100 to 1000 for a growth like n)
+    short = {**CONSTANT, "assert": "norm(x) * d / (1 + d / 100) <= norm(x)", "dims": {"d": [10, 100, 1000]}}
+    assert _verdict(short) == "refuted"
+
+
+def test_an_order_claims_leading_constant_that_levels_off_is_uniform():
+    # O(eps^2) with a leading constant d^3 / (d^3 + 500) along d: uniform; with d: not uniform
+    order = {"given": {"x": "vec(2, lo=0.5, hi=1)"}, "relation": "order", "dims": {**WIDE, "eps": [0.1, 0.03, 0.01]},
+             "order": {"param": "eps", "values": [0.1, 0.03, 0.01], "claimed": 2}}
+    assert _verdict({**order, "assert": "eps ** 2 * norm(x) * d ** 3 / (d ** 3 + 500)"}) == "holds"
+    assert _verdict({**order, "assert": "eps ** 2 * norm(x) * d"}) == "refuted"
