@@ -42,6 +42,10 @@ PLANTED = [
     # T6.2.corrected: at ep = 0 the rotated commuting family leaves only eps_0^2 to bound the error, and a wrong
     # exponent shows as a constant growing along k
     pytest.param("T6.2.corrected", [("e0 ** 2 * l1(ri)", "e0 ** 6 * l1(ri)")], "refuted", id="T6p2c-eps0-sixth-power"),
+    # a bound made negative (the distance subtracted): no constant works; its check in ball arithmetic meets the
+    # family L (a list of matrices) and must say "unsupported", not fail
+    pytest.param("T6.2.corrected", [("+ distance_to_structured(P, gen.U, 2)'", "- distance_to_structured(P, gen.U, 2)'")],
+                 "refuted", id="T6p2c-distance-subtracted"),
     # T6'.11.corrected: compared over all queries and keys, the constants of the bound are tested
     pytest.param("T6'.11.corrected", [("(0.5 * cm + 2 * a", "(0.25 * cm + 2 * a")], "refuted", id="T6p11c-quarter-commutator"),
     pytest.param("T6'.11.corrected", [("<= 1 / sqrt(2 * m) * (", "<= 0.5 / sqrt(2 * m) * (")], "refuted",
