@@ -136,7 +136,7 @@ def _transcribed(real, doc):
 
 def test_real_registry_counts(real):
     counts = {doc: len(_transcribed(real, doc)) for doc in real.documents}
-    assert counts == {"espr-derivation": 107, "espr-paper": 63, "rgat": 46, "pe-theory": 66}  # PE: 60 labelled + 5 qualitative table claims + PE.Text-pearson.structural
+    assert counts == {"espr-derivation": 107, "espr-paper": 67, "rgat": 46, "pe-theory": 66}  # PE: 60 labelled + 5 qualitative table claims + PE.Text-pearson.structural; ESPR paper: 4 RoPE claims of Sec. 1
 
 
 def _expected_derivation_ids():

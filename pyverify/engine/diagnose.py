@@ -245,7 +245,7 @@ def _rank_one(x: torch.Tensor) -> bool | None:
     """Is a matrix (numerically) of rank one; None when it is too small or zero to tell."""
     if x.dim() != 2 or min(x.shape) < 2:
         return None
-    s = torch.linalg.svdvals(x.to(torch.float64))
+    s = torch.linalg.svdvals(x.to(torch.complex128 if x.is_complex() else torch.float64))
     if float(s[0]) == 0.0:
         return None
     return float(s[1]) <= 1e-6 * float(s[0])
