@@ -4,7 +4,7 @@ them: each is run with that error planted in its own registry text.
 ESPR.Prop-active-block-near-identity.corrected drew P only at rho = 3, where dist(P, A) is so large that
 |A| <= dist held for the block A itself (the term - I dropped); the check now sweeps rho down to 0.02.
 T6'.3 drew r, s of size 3, where b = eps_comm |r|_1 |s|_1 is large and any bounded left side fits under
-C (b + b^2); the check now sweeps their size h down to 0.03, the first-order regime the statement is about.
+C (b + b^2); the check now sweeps their size 3 / t down to 0.01, the first-order regime the statement is about.
 
 The eight checks the pass still flagged afterwards are closed one by one: five strengthened so that the planted
 error that survived is now refuted at quick (each pinned below with the error planted, and where it shows why,
@@ -25,7 +25,8 @@ from test_dodged_claims import _planted
 DROP_IDENTITY = ("opnorm(Ablk - I(2 * m)) <= dist", "opnorm(Ablk) <= dist")
 FORMER_RHO = ("rho: [0.02, 0.2, 3]}", "rho: [3]}")
 DROP_REFERENCE = ("R_str(gen.L, s) - R_str(gen.L, s - r))'", "R_str(gen.L, s))'")
-FORMER_SIZE = ("h: [0.03, 0.3, 3]}", "h: [3]}")
+FORMER_SIZE = ("t: [1, 3, 10, 30, 100, 300]}", "t: [1]}")
+REFERENCE_AT_MINUS_R = ("R_str(gen.L, s - r))'", "R_str(gen.L, -r))'")
 
 C2_IR = "ir <= 0.5 * eps * Rr * RD + 2 * a + c ** 2 + 2 * e0 * RD * c\n"
 C6_IR = "ir <= 0.5 * eps * Rr * RD + 2 * a + c ** 6 + 2 * e0 * RD * c\n"
@@ -39,6 +40,8 @@ PLANTED = [
                  id="active-block-drop-identity-former-rho"),
     pytest.param("T6'.3", [DROP_REFERENCE], "refuted", id="T6p3-drop-reference"),
     pytest.param("T6'.3", [DROP_REFERENCE, FORMER_SIZE], "holds", id="T6p3-drop-reference-former-size"),
+    # a displacement error in the reference (R_STR(-r) for R_STR(s - r)) grows like 1 / size as r, s shrink
+    pytest.param("T6'.3", [REFERENCE_AT_MINUS_R], "refuted", id="T6p3-reference-at-minus-r"),
     # T6.2.corrected: at ep = 0 the rotated commuting family leaves only eps_0^2 to bound the error, and a wrong
     # exponent shows as a constant growing along k
     pytest.param("T6.2.corrected", [("e0 ** 2 * l1(ri)", "e0 ** 6 * l1(ri)")], "refuted", id="T6p2c-eps0-sixth-power"),
