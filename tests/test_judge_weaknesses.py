@@ -84,7 +84,7 @@ def test_a_sign_flipped_registry_constant_is_refuted(tmp_path):
     """The shipped T6.2.corrected with its bound's sign flipped: it held while rhs <= 0 instances were dropped."""
     from test_dodged_claims import _planted
 
-    flipped = _planted(tmp_path, "T6.2.corrected", [("<= bound * norm", "<= -bound * norm")], "quick")
+    flipped = _planted(tmp_path, "T6.2.corrected", [("'norm(alpha - rel) <= bound'", "'norm(alpha - rel) <= -bound'")], "quick")
     assert flipped.verdict.value == "refuted", flipped.message
     assert "fails for every constant" in flipped.message
 

@@ -66,6 +66,8 @@ class BallBackend(dsl.Backend):
         if op == "**":
             return _power(_lift(a), b)
         a, b = _lift(a), _lift(b)
+        if isinstance(a, list) or isinstance(b, list):  # a family of matrices (gen.L): no ball arithmetic on it
+            raise Unsupported(f"{op} on a family of matrices")
         if op == "+":
             return _elementwise(a, b, lambda x, y: x + y)
         if op == "-":
@@ -84,10 +86,14 @@ class BallBackend(dsl.Backend):
 
     def neg(self, a):
         a = _lift(a)
+        if isinstance(a, list):
+            raise Unsupported("negation of a family of matrices")
         return a.map(lambda x: -x)
 
     def transpose(self, a):
         a = _lift(a)
+        if isinstance(a, list):
+            raise Unsupported("transpose of a family of matrices")
         return a if a.ndim < 2 else Ball(a.m.transpose(), 2)
 
     def index(self, a, idx):
