@@ -175,9 +175,9 @@ def _relative(x: torch.Tensor, claimed: torch.Tensor) -> float:
     return float((x.amax(1) / scale).amax())
 
 
-# the most (instances x samples) of one Monte-Carlo run evaluated one at a time: the default budget's runs and their
-# confirmation on 4x fresh samples fit, a 400000-sample claim (hours one at a time) does not
-UNBATCHED_DRAWS = 100_000
+# the most (instances x samples) of one Monte-Carlo run evaluated one at a time: the default budget's runs (up to 6 x
+# 20000, T7.5) and their confirmation on 4x fresh samples fit, a 400000-sample claim (hours one at a time) does not
+UNBATCHED_DRAWS = 200_000
 
 
 def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) -> MCRun:
