@@ -176,7 +176,8 @@ def _relative(x: torch.Tensor, claimed: torch.Tensor) -> float:
 
 
 # the most (instances x samples) of one Monte-Carlo run evaluated one at a time: the default budget's runs (up to 6 x
-# 20000, T7.5) and their confirmation on 4x fresh samples fit, a 400000-sample claim (hours one at a time) does not
+# 20000 in the shipped registry) and their confirmation on 4x fresh samples fit, a 400000-sample claim (hours one at
+# a time) does not
 UNBATCHED_DRAWS = 200_000
 
 
