@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from pyverify.checks import roles
 from pyverify.checks.plugins import ensure_content
+from pyverify.registry import load_registry
 
 REPO = Path(__file__).resolve().parent.parent
 PAPERS = REPO / "pyverify" / "papers" / "claims"  # the five papers' registry (the content package's)
@@ -77,3 +79,16 @@ def forget_plugins():
     from pyverify.checks import plugins
 
     plugins.unload_all()
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    """The shipped registry, loaded once per test module (tests only read it)."""
+    return load_registry(None)
+
+
+@pytest.fixture
+def unbound_after():
+    """No binding outlives the test (use with ``pytestmark = pytest.mark.usefixtures("unbound_after")``)."""
+    yield
+    roles.unbind_all()

@@ -21,7 +21,7 @@ from pyverify.checks.binding_sources import load_bindings
 from pyverify.checks.roles import BindingError
 from pyverify.checks.validate import compile_checked
 from pyverify.engine import run_claim
-from pyverify.registry import Verdict, load_registry
+from pyverify.registry import Verdict
 
 from conftest import REPO
 
@@ -32,15 +32,7 @@ ROTARY = {"pairing": "half", "displacement": "ri-rj"}
 LOGITS = {"displacement": "ri-rj", "logit_scale": "1/sqrt(d)", "layout": "key-major"}
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_registry(None)
-
-
-@pytest.fixture(autouse=True)
-def _unbind():
-    yield
-    roles.unbind_all()
+pytestmark = pytest.mark.usefixtures("unbound_after")
 
 
 def _verdicts(reg, ids, budget="quick"):

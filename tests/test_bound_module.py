@@ -17,17 +17,12 @@ from pyverify.checks.precision import made_in_float32
 from pyverify.checks.validate import compile_checked
 from pyverify.engine import check_claims
 from pyverify.engine.diagnose import RelationProbe, diagnose, product_of_sums, through_entries
-from pyverify.registry import Verdict, load_registry
+from pyverify.registry import Verdict
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = "examples/rotary_module.py"
 ROPE_CLAIMS = ["ESPR.Def-R2-J", "ESPR.Text-rope-rotations", "ESPR.Text-rope-scores", "ESPR.Text-rope-relative",
                "ESPR.Text-rope-kv-cache"]
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    return load_registry(None)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from pyverify.checks import roles
 from pyverify.checks.validate import compile_checked
 from pyverify.engine import run_claim
-from pyverify.registry import Verdict, load_registry
+from pyverify.registry import Verdict
 
 from conftest import compiled_claim
 
@@ -31,15 +31,7 @@ CLAIMS = {
 }
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return load_registry(None)
-
-
-@pytest.fixture(autouse=True)
-def _unbind():
-    yield
-    roles.unbind_all()
+pytestmark = pytest.mark.usefixtures("unbound_after")
 
 
 def _bind(role: str, name: str, precision: str) -> None:
