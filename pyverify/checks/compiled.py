@@ -59,13 +59,15 @@ class TorchBackend(dsl.Backend):
     def __init__(self, ctx: TensorKwargs, functions: Mapping[str, vocabulary.Function],
                  randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
                  conventions: Mapping[str, str] | None = None, conditions: list | None = None,
-                 precisions: set | None = None):
+                 precisions: set | None = None, amplifications: list | None = None):
         self.ctx = ctx
         self.functions = functions
         self.randoms = randoms or {}
         self.keep_samples = keep_samples
         self.conventions = conventions or {}
         self.conditions = conditions  # collects the condition numbers of the calls that declare one
+        # collects the measured condition numbers of the calls below float64 (``precision.amplification``)
+        self.amplifications = amplifications
         # collects the floating-point types the calls computed in (their results', and declared ones)
         self.precisions = precisions if precisions is not None else set()
 
@@ -101,13 +103,23 @@ class TorchBackend(dsl.Backend):
         if fn.condition is not None and self.conditions is not None:
             self.conditions.append(fn.condition(*args).detach())
         context = (self.ctx,) if fn.needs_ctx else ()  # where a tensor made from numbers alone must go
-        out = fn.torch(*context, *args, **{**fn.convention_kwargs(self.conventions), **kwargs})
-        precision.collect(self.precisions, out)
+        merged = {**fn.convention_kwargs(self.conventions), **kwargs}
+        out = fn.torch(*context, *args, **merged)
+        found: set = set()
+        precision.collect(found, out)
         if fn.precision is not None:
-            self.precisions.add(fn.precision)
+            found.add(fn.precision)
         elif fn.opaque:  # code no exact meaning checks (user code): undeclared float32 internals are measured
-            precision.undeclared_float32(self.precisions, out)
-        return out
+            precision.undeclared_float32(found, out)
+        self.precisions |= found
+        computed_in = precision.lowest(found)
+        if self.amplifications is not None and precision.eps(computed_in) > precision.eps(torch.float64) \
+                and isinstance(out, torch.Tensor):
+            # code below float64: its rounding, amplified as much as it amplifies a move of its arguments,
+            # raises its precision's error model (``scoring.precision_tol``)
+            self.amplifications.append(precision.amplification(fn.torch, (*context, *args), merged, out, computed_in))
+        precision.record(name, fn.torch, (*context, *args), merged, out, computed_in)
+        return precision.inject(out, computed_in)
 
     def reduce(self, name, values):
         if name == "sum":
@@ -239,11 +251,14 @@ class Compiled:
     def _one(self, values: dict, randoms: dict, ctx: TensorKwargs, keep_samples: bool, precisions: set) -> tuple:
         # the condition numbers only scale the default tolerance: an explicit `tol` needs none computed
         conditions: list[torch.Tensor] | None = [] if self.check.tol is None else None
-        backend = TorchBackend(ctx, self.functions, randoms, keep_samples, self.conventions, conditions, precisions)
+        amplifications: list[torch.Tensor] | None = [] if self.check.tol is None else None
+        backend = TorchBackend(ctx, self.functions, randoms, keep_samples, self.conventions, conditions, precisions,
+                               amplifications)
         env: dict[str, Any] = {**self.dims, **values}
         for name, node in self.where:
             env[name] = dsl.evaluate(node, env, TorchBackend(ctx, self.functions, randoms, conventions=self.conventions,
-                                                            conditions=conditions, precisions=precisions))
+                                                            conditions=conditions, precisions=precisions,
+                                                            amplifications=amplifications))
         out = []
         for rel in self.relations + self.assumes:
             for side in (rel.lhs, rel.rhs):
@@ -255,7 +270,7 @@ class Compiled:
         if self.baseline is not None:
             v = dsl.evaluate(self.baseline, env, backend)
             out.append(v if isinstance(v, torch.Tensor) else torch.as_tensor(v, **ctx))
-        out.append(_conditioning(conditions, ctx))
+        out.append(torch.stack([_conditioning(conditions, ctx), _conditioning(amplifications, ctx)]))
         return tuple(out)
 
     def evaluate(self, theta: dict, ctx: TensorKwargs, randoms: dict | None = None, keep_samples: bool = False) -> "Sides":
@@ -359,8 +374,15 @@ class Sides:
 
     @property
     def conditioning(self) -> torch.Tensor:
-        """(B,) the conditioning factor of each instance's computation (``_conditioning``)."""
-        return self.flat[-1].reshape(-1)  # the per-instance loop stacks it as (B, 1)
+        """(B,) the conditioning factor of each instance's computation (``_conditioning``): the condition
+        numbers its functions declare."""
+        return self.flat[-1].reshape(-1, 2)[:, 0]  # the per-instance loop stacks it as (B, 1, 2)
+
+    @property
+    def amplification(self) -> torch.Tensor:
+        """(B,) the largest condition number measured on its calls below float64 (``precision.amplification``);
+        1 where every call computed in float64."""
+        return self.flat[-1].reshape(-1, 2)[:, 1]
 
 
 def sweep(check: Check) -> list[dict[str, Any]]:

@@ -9,7 +9,9 @@ of the computation: the engine scales its tolerance by that precision's unit rou
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -98,3 +100,103 @@ def undeclared_float32(found: set, value: Any) -> None:
     elif isinstance(value, (tuple, list)):
         for v in value:
             undeclared_float32(found, v)
+
+
+@dataclass(frozen=True)
+class LowCall:
+    """One call of a function that computed in a precision below float64, as it was made: what the engine
+    needs to measure how much that function's own rounding is amplified at this instance."""
+
+    name: str
+    function: Callable
+    args: tuple
+    kwargs: dict
+    result: torch.Tensor
+    precision: torch.dtype
+
+
+_LOW_CALLS: list[LowCall] | None = None
+
+
+@contextlib.contextmanager
+def low_precision_calls() -> Iterator[list[LowCall]]:
+    """Record the calls made inside that computed in a precision below float64 (one instance's evaluation)."""
+    global _LOW_CALLS
+    previous, _LOW_CALLS = _LOW_CALLS, []
+    calls = _LOW_CALLS
+    try:
+        yield calls
+    finally:
+        _LOW_CALLS = previous
+
+
+def record(name: str, function: Callable, args: tuple, kwargs: dict, result: Any, dtype: torch.dtype) -> None:
+    """Keep one call while ``low_precision_calls`` records, where it computed below float64 and returned a
+    tensor."""
+    if _LOW_CALLS is not None and isinstance(result, torch.Tensor) and eps(dtype) > eps(torch.float64):
+        _LOW_CALLS.append(LowCall(name, function, args, kwargs, result.detach(), dtype))
+
+
+_INJECT: tuple[torch.Generator, float] | None = None
+
+
+@contextlib.contextmanager
+def injected_rounding(gen: torch.Generator, ulps: float = 1.0) -> Iterator[None]:
+    """Inside, every result computed below float64 comes back with a relative error of ``ulps`` units of
+    roundoff of its precision (normal, from ``gen``): what the computation makes of its code's rounding, for a
+    judge to measure (one instance at a time: the noise is drawn outside ``vmap``)."""
+    global _INJECT
+    previous, _INJECT = _INJECT, (gen, ulps)
+    try:
+        yield
+    finally:
+        _INJECT = previous
+
+
+def inject(result: Any, dtype: torch.dtype) -> Any:
+    """``result`` with the rounding ``injected_rounding`` asks for, where it computed below float64."""
+    if _INJECT is None or not isinstance(result, torch.Tensor) or not result.is_floating_point() \
+            or eps(dtype) <= eps(torch.float64):
+        return result
+    gen, ulps = _INJECT
+    noise = torch.randn(result.shape, generator=gen, dtype=torch.float64, device="cpu").to(result.device)
+    return (result.to(torch.float64) * (1 + ulps * eps(dtype) / 2 * noise)).to(result.dtype)
+
+
+AMPLIFICATION_ULPS = 2  # the perturbation a low-precision call's arguments get: this many ulps of its precision
+
+
+def amplification(function: Callable, args: tuple, kwargs: dict, result: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """(0-d) how much a call that computed in ``dtype`` (below float64) amplifies rounding at its arguments:
+    the relative change of its result when its floating arguments move by ``AMPLIFICATION_ULPS`` ulps of
+    ``dtype`` (along one fixed, dense pattern of signs and sizes: it runs under ``vmap``), per unit of that
+    relative move, at least 1. A float32 ``matrix_exp`` of a rotation by t has condition number about t, a
+    float32 rotary cache at position p about p times its frequency: their rounding grows as much. A call that
+    fails or changes shape on the moved arguments (a size read from a tensor) measures 1."""
+    relative = AMPLIFICATION_ULPS * eps(dtype)
+    one = torch.ones((), dtype=torch.float64, device=result.device)
+    if not result.is_floating_point() and not result.is_complex():
+        return one
+    try:
+        again = function(*_moved(args, relative), **_moved(kwargs, relative))
+    except Exception:  # noqa: BLE001 - the measurement is an aid: the call itself succeeded
+        return one
+    if not isinstance(again, torch.Tensor) or again.shape != result.shape:
+        return one
+    wide = torch.complex128 if result.is_complex() else torch.float64
+    base = result.detach().to(wide)
+    change = torch.linalg.vector_norm(again.detach().to(wide) - base) / torch.linalg.vector_norm(base).clamp_min(1e-300)
+    return torch.nan_to_num(change / relative, nan=1.0, posinf=1.0).clamp_min(1.0).to(torch.float64)
+
+
+def _moved(value: Any, relative: float) -> Any:
+    if isinstance(value, dict):
+        return {k: _moved(v, relative) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return type(value)(_moved(v, relative) for v in value)
+    if not isinstance(value, torch.Tensor) or not value.is_floating_point():
+        return value
+    # a dense deterministic pattern in [-1, 1] (no generator: this runs inside vmap)
+    k = torch.arange(value.numel(), dtype=torch.float64, device=value.device).reshape(value.shape)
+    pattern = torch.cos(k * 2.399963229728653 + 0.5)
+    return (value.to(torch.float64) * (1 + relative * pattern)).to(value.dtype)

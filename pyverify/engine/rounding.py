@@ -28,9 +28,12 @@ from __future__ import annotations
 import torch
 
 from ..checks.compiled import Compiled, Sides
+from ..checks.precision import low_precision_calls, name
+from .amplification import Amplification, measure
 from .context import CPU64
 from .paths import judge_two_paths
-from .scoring import Scored, only_ties, score_sides, violated_relations
+from .scoring import (Scored, lower_precision, only_ties, precision_tol, relation_terms, score_sides,
+                      violated_relations)
 
 NEAR = 1e4  # scores (violation / tolerance) below this are close enough to rounding to be judged again
 PERTURBATION = 64 * torch.finfo(torch.float64).eps
@@ -134,17 +137,26 @@ def _conditioned_verdict(comp: Compiled, theta: dict, sides: Sides, sc: Scored, 
     code computed in, where that is below float64)."""
     gen = CPU64.seeded(seed).gen
     score = float(sc.score[0])
+    own, own_factor = _own_amplification(comp, theta, sides, sc, gen)
+    if score <= own_factor:
+        return True, (f"{undecided}; {own.sentence()}: the error model of {name(sides.precision)} scaled by it is "
+                      f"{float(sc.tol[0]) * own_factor:.3g}, and the violation (score {score / own_factor:.3g} "
+                      "against it) lies within it")
     relative = max(PERTURBATION, LOW_PRECISION_PERTURBATION * torch.finfo(sides.precision).eps)
     noise, lowest = 0.0, score  # noise: the largest change of the violation score, in units of the tolerance
     for _ in range(TRIES):
         th = {n: {k: _perturb(v, gen, relative) for k, v in t.items()} for n, t in theta.items()}
         with torch.no_grad():
-            s2 = score_sides(comp.evaluate_one(th, 0, CPU64), tol, torch.float64)
-        if not bool(s2.assume_ok[0]) or not bool(torch.isfinite(s2.score[0])):
+            moved = comp.evaluate_one(th, 0, CPU64)
+            s2 = score_sides(moved, tol, torch.float64)
+        # scored against this instance's tolerance: the noise is the violation's, not that of a tolerance
+        # re-derived from the moved instance (a conditioning measured on rounded values jumps with them)
+        again = _score_at(moved, sc.tol)
+        if not bool(s2.assume_ok[0]) or not again == again:
             continue
-        lowest = min(lowest, float(s2.score[0]))
-        noise = max(noise, abs(float(s2.score[0]) - score))
-    factor = max(1.0, NOISE_FACTOR * noise)
+        lowest = min(lowest, again)
+        noise = max(noise, abs(again - score))
+    factor = max(1.0, NOISE_FACTOR * noise, own_factor)
     conditioned = float(sc.tol[0]) * factor
     if score <= factor or lowest <= 1:
         return True, (f"{undecided}; a relative perturbation of {relative:.1e} of the instance moves the "
@@ -153,6 +165,36 @@ def _conditioned_verdict(comp: Compiled, theta: dict, sides: Sides, sc: Scored, 
                       f"it) lies within it")
     return False, (f"{undecided}; the violation exceeds the tolerance scaled by the measured conditioning "
                    f"({conditioned:.3g}; score {score / factor:.3g} against it)")
+
+
+def _score_at(sides: Sides, tol: torch.Tensor) -> float:
+    """The violation score of one instance's relations against a given tolerance (B,)."""
+    scores = [float(relation_terms(rel.op, lhs, rhs, tol)[0][0]) for rel, lhs, rhs in sides.relation_sides()]
+    worst = max(scores, default=0.0)
+    return worst if worst == worst and worst != float("inf") else float("nan")
+
+
+def _own_amplification(comp: Compiled, theta: dict, sides: Sides, sc: Scored,
+                        gen: torch.Generator) -> tuple[Amplification, float]:
+    """Where the code computed below float64: the condition number of its own calls at this instance
+    (``amplification.py``), and the factor by which it raises the tolerance — the precision's error model
+    times that condition number, against the tolerance in force (a check's own larger ``tol`` already
+    covers what it covers)."""
+    if not lower_precision(sides, torch.float64):
+        return Amplification(1.0), 1.0
+    th = {n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}
+    try:
+        with torch.no_grad(), low_precision_calls() as calls:
+            comp.evaluate_one(th, 0, CPU64)
+        own = measure(calls, gen)
+    except Exception:  # noqa: BLE001 - an unmeasured amplification raises nothing
+        return Amplification(1.0), 1.0
+    tol = float(sc.tol[0])
+    # the search measured the calls' condition number along one pattern of moves; here it is measured along
+    # several random ones: the larger counts
+    measured = max(own.factor, float(sides.amplification[0]))
+    scaled = float(precision_tol(sides, torch.float64, measured)[0])
+    return own, max(1.0, scaled / tol) if tol > 0 else 1.0
 
 
 def _perturb(v: torch.Tensor, gen: torch.Generator, relative: float) -> torch.Tensor:

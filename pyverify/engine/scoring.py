@@ -27,6 +27,7 @@ PRECISION_FACTOR = 4
 # refutation by itself. The confirm phase refutes on it only where ball arithmetic certifies the two sides
 # exactly equal (``rounding.judge_exactly``); everywhere else a strict relation is scored as its non-strict
 # counterpart. The same rule keeps an instance at the boundary of a strict hypothesis outside it.
+LOW_PRECISION_RATIO_ALLOWANCE = 8  # see ``score_sides``: the rounding judgement's NOISE_FACTOR
 STRICT = {"<": "<=", ">": ">="}  # a strict relation and its non-strict counterpart
 TIE_SCORE = 1 + 2 ** -10
 
@@ -59,11 +60,17 @@ def unit_roundoff(dtype: torch.dtype) -> float:
     return torch.finfo(dtype).eps / 2
 
 
-def precision_tol(sides: Sides, dtype: torch.dtype) -> torch.Tensor:
+def precision_tol(sides: Sides, dtype: torch.dtype, amplification: float | None = None) -> torch.Tensor:
     """(B,) the error model of the lowest precision in the computation: PRECISION_FACTOR times its unit
-    roundoff times the square root of the compared objects' size and the declared conditioning."""
+    roundoff times the larger of the square root of the compared objects' size times the declared
+    conditioning, and the condition number measured on the calls below float64 (``sides.amplification``, or
+    ``amplification``). The measured one replaces the size model rather than multiplying it: it is measured
+    on the calls' whole results, accumulation included (a rotation by t in float32 errs about t unit
+    roundoffs; a softmax of logits of size 3, about 3)."""
     size, _, conditioning = _error_scale(sides, dtype)
-    return PRECISION_FACTOR * unit_roundoff(sides.precision) * math.sqrt(size) * conditioning
+    measured = sides.amplification.to(conditioning.dtype) if amplification is None else \
+        torch.full_like(conditioning, amplification)
+    return PRECISION_FACTOR * unit_roundoff(sides.precision) * torch.maximum(math.sqrt(size) * conditioning, measured)
 
 
 def _error_scale(sides: Sides, dtype: torch.dtype) -> tuple[int, torch.Tensor, torch.Tensor]:
@@ -114,7 +121,7 @@ def relation_score(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     return relation_terms(op, lhs, rhs, tol)[:3]
 
 
-def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor):
+def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Tensor, ratio_allowance: float = 1.0):
     """Violation score (B,), measure (B,), tightness ratio (B,) or None, and the objective (B,): a smooth
     measure of how close the relation is to failing, for gradient ascent, with a gradient where the
     relation holds comfortably (the violation score, clamped, would not). Identities: log relative
@@ -144,7 +151,8 @@ def relation_terms(op: str, lhs: torch.Tensor, rhs: torch.Tensor, tol: torch.Ten
     # / rhs: never above 1 where the bound holds (lhs <= rhs + allowance), so where both sides are at the
     # rounding level (rhs ~ 0) no tightness above 1 is reported that no violation backs; where rhs is
     # resolved the correction is negligible; a lhs within the allowance of 0 counts as 0
-    lower = torch.where(l > allowance, l - allowance, torch.minimum(l, torch.zeros_like(l)))
+    forgiven = ratio_allowance * allowance
+    lower = torch.where(l > forgiven, l - forgiven, torch.minimum(l, torch.zeros_like(l)))
     ratio = torch.where(r > 0, lower / r.clamp_min(1e-300), torch.full_like(l, -math.inf)).amax(1)
     return score, slack.amax(1), ratio, (slack / scale).amax(1)
 
@@ -174,9 +182,12 @@ def score_sides(sides: Sides, tol: float | None, dtype: torch.dtype) -> Scored:
     # the hypotheses are judged at the check's own tolerance: the coarser arithmetic of the code under test
     # must not admit instances outside them (q = 1 + 1e-7 passing `q < 1`); tighter only excludes instances
     t_assume = written
+    # the tightness of code below float64 forgives what its rounding judgement forgives a violation: the
+    # allowance NOISE_FACTOR times over (a left side that is that code's rounding is no constant's witness)
+    forgive = LOW_PRECISION_RATIO_ALLOWANCE if lower_precision(sides, dtype) else 1.0
     scores, measures, ratios, objs, no_constant = [], [], [], [], []
     for rel, lhs, rhs in sides.relation_sides():
-        s, m, q, o = relation_terms(rel.op, lhs, rhs, t)
+        s, m, q, o = relation_terms(rel.op, lhs, rhs, t, forgive)
         no_constant.append(no_constant_score(rel.op, lhs, rhs, t))
         scores.append(s)
         measures.append(m)

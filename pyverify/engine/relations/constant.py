@@ -17,6 +17,11 @@ from ..run import ClaimRun
 from .pointwise import assumptions_unmet
 
 
+# a smallest constant below this is a left side at the rounding level of its right side (an unbatched
+# matrix_exp errs by 1e-11 where the exact left side is 0): read as zero, it anchors no growth line — a
+# constant rising from zero is not a power law, and no sweep of these documents spans a power law over
+# nine decades
+RESOLVED_RATIO = 1e-9
 GROWTH_SLOPE = 0.3  # a log-log slope of a constant along the sweep above this (and over its upper half) is growth
 LEVELLING_SIZES = 3  # sizes in the upper half of a sweep's line, at least, for a levelling to be read there
 
@@ -82,7 +87,7 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     failures = []
     late_slopes: dict[int, float] = {}
     for j, series in enumerate(searched.ratios_by_size):
-        finite = [(d, r) for d, r in series if math.isfinite(r) and r > 0]
+        finite = [(d, r) for d, r in series if math.isfinite(r) and r > RESOLVED_RATIO]
         if not finite:
             continue
         choice: dict = {}

@@ -11,6 +11,7 @@ detect) — never ``holds`` on a test that could not have failed."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import torch
@@ -18,12 +19,13 @@ from scipy.stats import norm
 
 from ... import limits
 from ...checks.compiled import CheckError, Compiled, sampler_elements
+from ...checks.precision import lowest
 from ...registry import Verdict
 from ..context import NumericContext
 from ..evidence import Inconclusive, MonteCarloAgreement, MonteCarloRefutation
 from ..result import Outcome, values_json
 from ..run import ClaimRun
-from ..scoring import score_sides
+from ..scoring import PRECISION_FACTOR, score_sides, unit_roundoff
 
 FAMILY_ALPHA = 1e-3  # probability of a false refutation over all tests of one claim
 CONFIRM_FACTOR = 4  # a rejection is re-run on this many times the samples
@@ -41,10 +43,18 @@ class MCRun:
     claimed: torch.Tensor  # (b, c)
     op: str
     samples: int
+    # (b, c) the largest bias the rounding of code below float64 can give the mean (``_rounding_bias``);
+    # zeros where everything computed in float64
+    bias: torch.Tensor | None = None
+    precision: torch.dtype = torch.float64
 
     def violation_z(self) -> torch.Tensor:
-        """(b, c) z-score of the evidence against the relation (large: violated)."""
-        z = (self.mean - self.claimed) / _guarded(self.se, self.claimed)
+        """(b, c) z-score of the evidence against the relation (large: violated), the mean moved towards the
+        claimed value by the rounding bias its precision allows (none in float64)."""
+        gap = self.mean - self.claimed
+        if self.bias is not None:
+            gap = torch.sign(gap) * (gap.abs() - self.bias).clamp_min(0)
+        z = gap / _guarded(self.se, self.claimed)
         return z.abs() if self.op == "==" else (z if self.op in ("<=", "<") else -z)
 
     def p_values(self) -> torch.Tensor:
@@ -186,9 +196,11 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
     # intermediates are larger than the draws), so a large sample count costs time, not the cap
     per_draw = max(1, sum(sampler_elements(r) for r in comp.randoms.values()))
     chunk = max(1, min(s, 20000, int(limits.BATCH_ELEMENTS.value // (4 * b * per_draw))))
-    sums = sq = claimed = None
+    sums = sq = claimed = absolute = None
     op = "=="
     total = 0
+    found = torch.float64
+    size = 1
     while total < s:
         c = min(chunk, s - total)
         randoms = comp.draw_randoms(b, c, ctx.gen, ctx)
@@ -201,7 +213,10 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
         x = lhs.reshape(b, c, -1)
         sums = x.sum(1) if sums is None else sums + x.sum(1)
         sq = (x ** 2).sum(1) if sq is None else sq + (x ** 2).sum(1)
+        absolute = x.abs().sum(1) if absolute is None else absolute + x.abs().sum(1)
         total += c
+        found = lowest([found, sides.precision])
+        size = max(size, x.shape[-1])  # the compared object, one sample's (as in ``scoring.precision_tol``)
         claimed = rhs.reshape(b, -1)
         if comp.unbatchable and b * s > UNBATCHED_DRAWS:
             raise CheckError(f"expectation over {b} x {s} samples of code that vmap cannot batch: one instance and one "
@@ -211,6 +226,16 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
     mean = sums / total
     var = (sq / total - mean ** 2).clamp_min(0) * total / max(total - 1, 1)
     claimed = claimed.expand_as(mean) if claimed.shape != mean.shape else claimed
-    return MCRun(comp, theta, ctx, mean, (var / total).sqrt(), claimed, op, total)
+    bias = _rounding_bias(absolute / total, claimed, found, size) if found != torch.float64 else None
+    return MCRun(comp, theta, ctx, mean, (var / total).sqrt(), claimed, op, total, bias, found)
+
+
+def _rounding_bias(mean_abs: torch.Tensor, claimed: torch.Tensor, dtype: torch.dtype, size: int) -> torch.Tensor:
+    """(b, c) the bias rounding in ``dtype`` can give a Monte-Carlo mean: each sample carries a relative error
+    up to the precision's error model (``scoring.PRECISION_FACTOR`` unit roundoffs, times the square root of
+    the evaluated objects' size), so the mean is off by at most that times the mean magnitude of the samples
+    (or of the claimed value, where larger). A Monte-Carlo test of float32 or bfloat16 code judges the
+    expectation only to that precision: more samples shrink the standard error, never this."""
+    return PRECISION_FACTOR * unit_roundoff(dtype) * math.sqrt(size) * torch.maximum(mean_abs, claimed.abs())
 
 

@@ -9,16 +9,19 @@ import math
 import torch
 
 from ...checks.compiled import Compiled
+from ...checks.precision import injected_rounding, lowest, name
 from ...registry import Verdict
 from ..evidence import AssignmentOrder, OrderConstantGrowth, OrderEstimate, OrderRefutation
 from ..result import Outcome
 from ..run import ClaimRun
-from ..scoring import score_sides
+from ..rounding import NOISE_FACTOR
+from ..scoring import lower_precision, score_sides
 from .constant import growth_in_every_choice, loglog_slope, quantification
 
 __all__ = ["OrderJudge", "loglog_slope", "orders_text"]
 
 FLOOR = 1e-13  # a quantity below this at some value is at the rounding level: faster than any order
+ROUNDING_TRIES = 3  # injections of rounding per instance and value, where the code computes below float64
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,6 +32,10 @@ class _Measured:
     dims: dict
     quantity: torch.Tensor
     baseline: torch.Tensor | None
+    # where the code computes below float64: (n, J) the quantity's rounding level at that precision, measured
+    # (``_rounding_level``), and the precision; zeros and float64 otherwise
+    floor: torch.Tensor | None = None
+    precision: torch.dtype = torch.float64
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +73,8 @@ class OrderJudge:
         judged = []
         for m in measured:
             qs = m.quantity
-            usable = ~torch.isnan(qs).any(1) & (qs > FLOOR).all(1) & torch.isfinite(qs).all(1)
+            above = qs > FLOOR if m.floor is None else qs > torch.clamp(m.floor, min=FLOOR)
+            usable = ~torch.isnan(qs).any(1) & above.all(1) & torch.isfinite(qs).all(1)
             if bool(usable.any()):
                 slopes = [loglog_slope(xs, [math.log(float(y)) for y in row]) for row in qs[usable]]
                 lead = float((qs[usable] / torch.tensor(values, dtype=qs.dtype, device=qs.device) ** claimed).amax())
@@ -75,6 +83,16 @@ class OrderJudge:
             return Outcome(Verdict.vacuous, f"vacuous: none of the {n} instances satisfies the assumptions at every "
                            f"value of {param}; there is nothing for the order to be measured on", None,
                            (OrderEstimate(claimed),))
+        low = [m for m in measured if m.floor is not None]
+        if not judged and low:
+            # at a lower precision the quantity sinks into the code's own rounding: a measured order there
+            # would be that of the rounding, and "faster than any order" would be a verdict rounding made
+            at = name(lowest(m.precision for m in low))
+            return Outcome(Verdict.inconclusive, (
+                f"inconclusive at {at} precision: at some value of {param}, every instance's quantity lies within "
+                f"the rounding level of the code under test ({at} rounding injected into its results moves the "
+                f"quantity by as much as {max(float(m.floor.nan_to_num().amax()) for m in low) / NOISE_FACTOR:.3g}); "
+                f"the order cannot be measured at this precision"), None, (OrderEstimate(claimed),))
         if not judged:
             return Outcome(Verdict.holds, f"quantity below {FLOOR:g} at every value: faster than any order", None,
                            (OrderEstimate(claimed),))
@@ -163,7 +181,8 @@ def _series(run: ClaimRun, comps: tuple[Compiled, ...], param: str, n: int) -> _
     """The quantity (and the baseline) of n instances at every value of the parameter (one evaluator per
     value), at one assignment of the other sweep variables; the same random directions at every value and
     assignment."""
-    series, base_series = [], []
+    series, base_series, floors = [], [], []
+    found = torch.float64
     for comp in comps:
         actx = run.stream(0)  # the same directions for every value and assignment
         theta = comp.init_theta(n, actx.gen, actx)
@@ -171,11 +190,34 @@ def _series(run: ClaimRun, comps: tuple[Compiled, ...], param: str, n: int) -> _
             sides = comp.evaluate(theta, actx)
             ok = score_sides(sides, run.compiled.check.tol, run.ctx.dtype).assume_ok if comp.assumes else None
         # an instance outside the assumptions at some value of the parameter leaves the fit
-        series.append(_magnitude(sides.quantity, n, ok))
+        q = _magnitude(sides.quantity, n, ok)
+        series.append(q)
         if sides.baseline is not None:
             base_series.append(_magnitude(sides.baseline, n, ok))
+        if lower_precision(sides, torch.float64):
+            found = lowest([found, sides.precision])
+            floors.append(_rounding_level(comp, theta, q, n, actx, run.seed))
+        else:
+            floors.append(torch.zeros_like(q))
     dims = {k: v for k, v in comps[0].dims.items() if k != param}
-    return _Measured(dims, torch.stack(series, 1), torch.stack(base_series, 1) if base_series else None)
+    low = found != torch.float64
+    return _Measured(dims, torch.stack(series, 1), torch.stack(base_series, 1) if base_series else None,
+                     torch.stack(floors, 1) if low else None, found)
+
+
+def _rounding_level(comp: Compiled, theta: dict, q: torch.Tensor, n: int, ctx, seed: int) -> torch.Tensor:
+    """(n,) NOISE_FACTOR times the largest change of each instance's quantity when the results of the code
+    that computes below float64 carry one unit of roundoff of error more (``precision.injected_rounding``):
+    below it, the quantity is the code's rounding, not the quantity the claim is about."""
+    gen = torch.Generator().manual_seed(seed)
+    spread = torch.zeros_like(q)
+    for i in range(n):
+        for _ in range(ROUNDING_TRIES):
+            with torch.no_grad(), injected_rounding(gen):
+                again = comp.evaluate_one(theta, i, ctx).quantity
+            change = (again.reshape(-1).abs().amax() - q[i]).abs()
+            spread[i] = torch.maximum(spread[i], torch.nan_to_num(change, nan=math.inf))
+    return NOISE_FACTOR * spread
 
 
 def _lead_growth(leads: list[tuple[dict, float]], spec) -> tuple[float, list, str] | None:
