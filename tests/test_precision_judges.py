@@ -99,3 +99,55 @@ def test_a_smallest_constant_at_the_rounding_level_anchors_no_growth():
     growing = judge_constant(searched([1e-3, 0.2, 40.0]), ["lhs <= rhs"])
     assert growing.verdict is Verdict.refuted, growing.message
     assert math.isfinite(growing.worst)
+
+
+def test_an_instance_outside_the_range_of_the_codes_precision_is_inconclusive_not_an_error_or_a_refutation():
+    """Positions 2^-200 are 0 in float32: code in float32 cannot be given them, so what it returns there shows
+    nothing about it (T8'.19's positions 2^-k, k up to 256, were an `error` at float32). In range, the same
+    code and claim hold; a NaN of float64 code stays an error."""
+    tiny = {"given": {"r": "vec(1, lo=0.5, hi=1)"},
+            "assert": "R_str(generators(I(2), ones(1, 1)), r * 2 ** -200)[1, 0] / (r[0] * 2 ** -200) == 1"}
+    _bind("rotation", "rotation", "float32")
+    result = run_claim(compiled_claim(tiny), budget="quick", seed=0)
+    assert result.verdict is Verdict.inconclusive, result.message
+    assert "outside the range of float32" in result.message and "rounds to 0" in result.message, result.message
+    in_range = {**tiny, "assert": tiny["assert"].replace("2 ** -200", "2 ** -20")}
+    assert run_claim(compiled_claim(in_range), budget="quick", seed=0).verdict is Verdict.holds
+    roles.unbind_all()
+    nan = {"given": {"r": "vec(1, lo=0.5, hi=1)"}, "assert": "(r - r) / (r - r) == 1"}
+    assert run_claim(compiled_claim(nan), budget="quick", seed=0).verdict is Verdict.error
+
+
+def test_a_constant_made_of_the_code_paths_rounding_is_read_on_a_second_path(shipped):
+    """T6.2.corrected against correct float64 code whose unbatched matrix_exp errs by 1e-11: at d = 4 the exact
+    left side is 0, and the search drove the right side to 1e-9, so the rounding read as a constant of 0.004
+    growing to 0.2 at d = 8 (refuted at seed 0). On the second path (the kernels in a batch) that constant
+    collapses; a constant that really grows along the sweep, in the same code, is still refuted."""
+    _bind("rotation", "rotation", "float64")
+    _bind("relative_logits", "relative_logits", "float64")
+    result = run_claim(compile_checked(shipped, shipped.claims["T6.2.corrected"]), budget="quick", seed=0)
+    assert result.verdict is Verdict.holds, result.message
+    growing = {"given": {"r": "vec(1, lo=0.5, hi=1)"},
+               "assert": "norm(R_str(generators(I(2), ones(1, 1)), r) - I(2)) <= 1e-3 / n",
+               "relation": "constant", "dims": {"n": [1, 10, 100]}}
+    result = run_claim(compiled_claim(growing), budget="quick", seed=0)
+    assert result.verdict is Verdict.refuted and "grows with size" in result.message, result.message
+
+
+def test_the_reference_alone_on_one_instance_takes_the_batched_kernel_path():
+    """The reference's own expm on the one-instance path (where code vmap cannot batch sends every instance)
+    is as exact as under vmap: torch's unbatched float64 matrix_exp of this generator errs by more than
+    1e-13, the batched one (what the reference now runs) by less than 1e-15."""
+    from conftest import compile_check
+    from pyverify.engine.context import CPU64
+
+    generator = torch.tensor([[0.0, -0.03, 0.0, 0.0], [0.03, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, -3e-4],
+                              [0.0, 0.0, 3e-4, 0.0]], dtype=torch.float64)
+    exact = torch.eye(4, dtype=torch.float64)
+    for at, angle in ((0, 0.03), (2, 3e-4)):
+        exact[at:at + 2, at:at + 2] = torch.tensor([[math.cos(angle), -math.sin(angle)],
+                                                    [math.sin(angle), math.cos(angle)]], dtype=torch.float64)
+    assert float((torch.linalg.matrix_exp(generator) - exact).abs().max()) > 1e-13  # the kernel alone
+    comp = compile_check({"given": {"A": "mat(4, 4)"}, "assert": "expm(A) == A"})
+    (_, lhs, _), = comp.evaluate_values({"A": generator.reshape(1, 4, 4)}, CPU64).relation_sides()
+    assert float((lhs[0] - exact).abs().max()) < 1e-15

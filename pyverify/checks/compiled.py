@@ -25,6 +25,7 @@ from torch.func import vmap
 from .. import limits
 from ..registry import Check
 from . import dsl, precision, vocabulary
+from .kernels import KernelsInABatch
 from .failures import PluginFailure
 from .samplers import SAMPLERS, Sampler, SamplerError, parse_sampler
 from .samplers.base import TensorKwargs
@@ -104,7 +105,15 @@ class TorchBackend(dsl.Backend):
             self.conditions.append(fn.condition(*args).detach())
         context = (self.ctx,) if fn.needs_ctx else ()  # where a tensor made from numbers alone must go
         merged = {**fn.convention_kwargs(self.conventions), **kwargs}
-        out = fn.torch(*context, *args, **merged)
+        if fn.binding is None and fn.reference and not _under_vmap(args):
+            # the reference alone on one instance: its kernels on the path they take in a batch, as under vmap
+            # (torch's unbatched float64 matrix_exp errs by 1e-11 where the batched one is exact); the user's
+            # code, bound or a plugin's, runs as it runs in use, and the second path judges its rounding
+            # (``engine/paths.py``)
+            with KernelsInABatch():
+                out = fn.torch(*context, *args, **merged)
+        else:
+            out = fn.torch(*context, *args, **merged)
         found: set = set()
         precision.collect(found, out)
         if fn.precision is not None:
@@ -119,7 +128,7 @@ class TorchBackend(dsl.Backend):
             # raises its precision's error model (``scoring.precision_tol``)
             self.amplifications.append(precision.amplification(fn.torch, (*context, *args), merged, out, computed_in))
         precision.record(name, fn.torch, (*context, *args), merged, out, computed_in)
-        return precision.inject(out, computed_in)
+        return precision.inject(out, computed_in, fn.torch, (*context, *args), merged)
 
     def reduce(self, name, values):
         if name == "sum":
@@ -315,6 +324,10 @@ class Compiled:
         found: set = set()
         flat = self._one(one, rv, ctx, keep_samples, found)
         return Sides(self, tuple(x.unsqueeze(0) for x in flat), values, _precision(found, flat))
+
+
+def _under_vmap(args: tuple) -> bool:
+    return any(isinstance(a, torch.Tensor) and torch._C._functorch.is_functorch_wrapped_tensor(a) for a in args)
 
 
 MAX_CONDITIONING = 1e6  # the tolerance grows with the conditioning up to this factor, no further

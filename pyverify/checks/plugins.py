@@ -173,7 +173,8 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
     impl = torch_impl if failures == "as-raised" else guarded(name, owner, torch_impl)
     shown = doc.strip() if owner.content else f"{doc.strip()} [plugin {owner.name}]"
     record = vocabulary.Function(impl, shown, conventions=table, name=name, sympy=sympy, ball=ball, precise=precise,
-                                 condition=condition, needs_ctx=context, precision=internal)
+                                 condition=condition, needs_ctx=context, precision=internal,
+                                 reference=owner.content)
     vocabulary.VOCABULARY[name] = record
     owner.functions.append(name)
 

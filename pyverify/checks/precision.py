@@ -143,8 +143,9 @@ _INJECT: tuple[torch.Generator, float] | None = None
 @contextlib.contextmanager
 def injected_rounding(gen: torch.Generator, ulps: float = 1.0) -> Iterator[None]:
     """Inside, every result computed below float64 comes back with a relative error of ``ulps`` units of
-    roundoff of its precision (normal, from ``gen``): what the computation makes of its code's rounding, for a
-    judge to measure (one instance at a time: the noise is drawn outside ``vmap``)."""
+    roundoff of its precision times the call's condition number (normal, from ``gen``): what the computation
+    makes of its code's rounding, for a judge to measure (one instance at a time: the noise is drawn outside
+    ``vmap``)."""
     global _INJECT
     previous, _INJECT = _INJECT, (gen, ulps)
     try:
@@ -153,14 +154,17 @@ def injected_rounding(gen: torch.Generator, ulps: float = 1.0) -> Iterator[None]
         _INJECT = previous
 
 
-def inject(result: Any, dtype: torch.dtype) -> Any:
-    """``result`` with the rounding ``injected_rounding`` asks for, where it computed below float64."""
+def inject(result: Any, dtype: torch.dtype, function: Callable, args: tuple, kwargs: dict) -> Any:
+    """``result`` with the rounding ``injected_rounding`` asks for, where it computed below float64: its
+    precision's unit roundoff times the condition number the call shows at its arguments (``amplification``):
+    the code's own rounding inside it is amplified as much as a rounding of its arguments."""
     if _INJECT is None or not isinstance(result, torch.Tensor) or not result.is_floating_point() \
             or eps(dtype) <= eps(torch.float64):
         return result
     gen, ulps = _INJECT
+    amplified = float(amplification(function, args, kwargs, result, dtype))
     noise = torch.randn(result.shape, generator=gen, dtype=torch.float64, device="cpu").to(result.device)
-    return (result.to(torch.float64) * (1 + ulps * eps(dtype) / 2 * noise)).to(result.dtype)
+    return (result.to(torch.float64) * (1 + ulps * eps(dtype) / 2 * amplified * noise)).to(result.dtype)
 
 
 AMPLIFICATION_ULPS = 2  # the perturbation a low-precision call's arguments get: this many ulps of its precision
@@ -200,3 +204,25 @@ def _moved(value: Any, relative: float) -> Any:
     k = torch.arange(value.numel(), dtype=torch.float64, device=value.device).reshape(value.shape)
     pattern = torch.cos(k * 2.399963229728653 + 0.5)
     return (value.to(torch.float64) * (1 + relative * pattern)).to(value.dtype)
+
+
+def out_of_range(calls: list[LowCall]) -> str | None:
+    """Where an argument of a call below float64 lies outside that precision's range — a nonzero value that
+    rounds to 0 in it, or a finite one that rounds to infinity — a sentence saying so; None where none does.
+    Code in that precision cannot even be given such an instance."""
+    for call in calls:
+        for value in (*call.args, *call.kwargs.values()):
+            if not isinstance(value, torch.Tensor) or not value.is_floating_point() or value.is_complex():
+                continue
+            rounded = value.detach().to(call.precision).to(value.dtype)
+            under = (value != 0) & (rounded == 0)
+            over = torch.isfinite(value) & ~torch.isfinite(rounded)
+            if bool(under.any()):
+                tiny = float(value[under].abs().min())
+                return (f"{call.name} is given {tiny:.3g}, which {name(call.precision)} rounds to 0 (its smallest "
+                        f"positive number is {torch.finfo(call.precision).smallest_normal * eps(call.precision):.3g})")
+            if bool(over.any()):
+                huge = float(value[over].abs().max())
+                return (f"{call.name} is given {huge:.3g}, beyond the largest {name(call.precision)} number "
+                        f"({torch.finfo(call.precision).max:.3g})")
+    return None

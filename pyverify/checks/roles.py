@@ -163,11 +163,29 @@ def _in_precision(fn: Callable, dtype: torch.dtype) -> Callable:
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
+        if _FULL_PRECISION:  # ``in_float64``: the same code on the arguments as they are
+            return fn(*args, **kwargs)
         back = next((a.dtype for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor) and a.is_floating_point()),
                     torch.float64)
         return cast(fn(*cast(args, dtype), **cast(kwargs, dtype)), back)
 
     return call
+
+
+_FULL_PRECISION = False
+
+
+@contextlib.contextmanager
+def in_float64():
+    """Inside, a binding declared in a lower precision calls its code on float64 arguments, uncast: the same
+    code on a higher-precision path, for a judge to measure what the declared precision costs (code that
+    computes in float32 whatever it is given stays float32)."""
+    global _FULL_PRECISION
+    previous, _FULL_PRECISION = _FULL_PRECISION, True
+    try:
+        yield
+    finally:
+        _FULL_PRECISION = previous
 
 
 # the calls of bound code made while ``recording()`` is active: (target, callable, args, kwargs, result)

@@ -47,6 +47,9 @@ class Function:
     # the floating-point type the function computes in internally, where it is coarser than its outputs'
     # (a float32 cache cast to float64): the engine judges its results at that precision (engine/precision.py)
     precision: torch.dtype | None = None
+    # the core language's or a content package's (the reference), not a user plugin's: evaluated on one
+    # instance, its kernels take the path they take in a batch (``compiled.TorchBackend.call``)
+    reference: bool = True
 
     # the user's code bound in place of this function (checks/roles.py), else None: the reference
     binding: Any = None

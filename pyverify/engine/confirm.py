@@ -17,7 +17,7 @@ from .falsify import Candidate, recheck, shrink
 from .probe import diagnose_witness
 from .run import ClaimRun
 from .result import Outcome, tensor_to_list, values_json
-from .rounding import INCONCLUSIVE, NEAR, REAL, ROUNDING, judge_exactly, rounding_verdict
+from .rounding import INCONCLUSIVE, NEAR, REAL, ROUNDING, judge_exactly, outside_precision, rounding_verdict
 from .scoring import lower_precision, score_sides
 
 
@@ -30,6 +30,12 @@ def confirm(run: ClaimRun, comp: Compiled, cand: Candidate) -> Outcome | None:
         run.rechecked_precisions.append((sides.precision, float(sc.tol.max())))
     if not ok:
         run.tally.unconfirmed_candidates += 1
+        return None
+    outside = outside_precision(comp, cand.theta, sides)
+    if outside is not None:  # code in a lower precision cannot be given this instance: it shows nothing
+        run.inconclusive.append(Undecided(seed, comp.dims, values_json(sides.values), relation_reports(sides, sc),
+                                          f"the instance lies outside the range of {name(sides.precision)}: {outside}",
+                                          sides.precision))
         return None
     status, why, cert = rounding_verdict(comp, cand.theta, sides, sc, tol, seed)
     if status == ROUNDING:

@@ -240,8 +240,10 @@ class Undecided(Evidence):
 
     @property
     def summary(self) -> str:
-        """The sentence of the two paths' judgement ("inconclusive: a discrepancy of ...")."""
-        return self.why[self.why.rfind("inconclusive: a discrepancy"):]
+        """The sentence of the judgement ("inconclusive: a discrepancy of ..." of two paths, or why the instance
+        shows nothing about the code)."""
+        at = self.why.rfind("inconclusive: ")
+        return self.why[at:] if at >= 0 else f"inconclusive: {self.why}"
 
     def details(self) -> dict[str, Any]:
         from ..checks.precision import name

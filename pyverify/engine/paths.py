@@ -18,37 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-from torch.overrides import TorchFunctionMode
-from torch.utils._pytree import tree_map
 
 from ..checks.compiled import Compiled, Sides
+from ..checks.kernels import KernelsInABatch
 from .context import CPU64
 from .scoring import Scored, broadcast_instances, relation_terms, score_sides, violated_relations
 
 MARGIN = 8  # a confirmed discrepancy exceeds the disagreement of the two paths by this factor
-
-# kernels whose floating-point path depends on the batch they run in (by their torch name)
-_BATCHED = frozenset({
-    "matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "matrix_exp", "linalg_matrix_exp", "linalg_solve", "solve",
-    "linalg_inv", "inverse", "linalg_det", "det", "linalg_eigh", "linalg_eigvalsh", "linalg_svd", "svd",
-    "linalg_svdvals", "linalg_qr", "qr", "linalg_cholesky", "cholesky", "linalg_eig", "linalg_eigvals",
-})
-_AS_MATMUL = frozenset({"mm", "bmm"})  # take exactly 2-D / 3-D operands: batched through matmul
-
-
-class _KernelsInABatch(TorchFunctionMode):
-    """Run each batch-sensitive kernel on its operands stacked twice, and keep the first row."""
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        name = getattr(func, "__name__", "")
-        operands = [a for a in args if isinstance(a, torch.Tensor)]
-        if name not in _BATCHED or not operands or any(a.dim() < 2 for a in operands):
-            return func(*args, **kwargs)
-        stacked = [torch.stack([a, a]) if isinstance(a, torch.Tensor) else a for a in args]
-        out = (torch.matmul if name in _AS_MATMUL else func)(*stacked, **kwargs)
-        return tree_map(lambda x: x[0] if isinstance(x, torch.Tensor) else x, out)
-
 
 @dataclass(frozen=True)
 class PathJudgement:
@@ -78,7 +54,7 @@ class PathJudgement:
 def second_path(comp: Compiled, theta: dict) -> Sides:
     """The one instance of ``theta`` evaluated with its batch-sensitive kernels run in a batch of two."""
     th = {n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}
-    with torch.no_grad(), _KernelsInABatch():
+    with torch.no_grad(), KernelsInABatch():
         return comp.evaluate_one(th, 0, CPU64)
 
 

@@ -21,16 +21,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import torch
+
 from ..checks.compiled import Compiled
+from ..checks.precision import lowest, name
 from ..registry import Verdict
 from .confirm import confirm, refuted_by_an_example
 from .context import NumericContext
-from ..checks.precision import lowest, name
 from .evidence import Evidence, NaNInstance, Necessity, Precision, SymbolicProof, Tightness
 from .falsify import Candidate, SearchOutcome, ascend, generate, recheck
+from .paths import second_path
 from .polish import polish
 from .result import Outcome, values_json
+from .rounding import outside_precision
 from .run import ClaimRun
+from .scoring import score_sides
 
 
 @dataclass
@@ -65,6 +70,13 @@ class SearchJudge:
         assignment out of the judgement (True: judged with the others)."""
         if out.nan_instance is not None:
             _, _, sides = recheck(comp, out.nan_instance.theta, run.tol)
+            outside = outside_precision(comp, out.nan_instance.theta, sides)
+            if outside is not None:
+                # code in a lower precision cannot be given this instance: nothing about the code is shown
+                return Outcome(Verdict.inconclusive, (
+                    f"inconclusive at {name(sides.precision)} precision: the evaluation gave NaN/inf on an instance "
+                    f"(dims {comp.dims}) that lies outside the range of {name(sides.precision)}: {outside}; the claim "
+                    f"cannot be checked there at this precision"), None, (NaNInstance(values_json(sides.values)),))
             return Outcome(Verdict.error, f"evaluation gave NaN/inf on an instance satisfying the hypotheses "
                                           f"(dims {comp.dims})", None, (NaNInstance(values_json(sides.values)),))
         return True
@@ -113,6 +125,8 @@ def run_search(judge: SearchJudge, run: ClaimRun) -> Outcome:
     decided = judge.after_search(run)
     if decided is not None:
         return decided
+    if judge.polishes_constants:
+        _tightness_on_two_paths(run, outcomes)
     polished: dict[int, tuple[dict, float]] = {}
     if profile.runs("polish") and profile.polish:
         violation = _polish_bounds(run, outcomes, polished, judge.polishes_constants)
@@ -168,6 +182,34 @@ def _polish_bounds(run: ClaimRun, searched: list[tuple[Compiled, SearchOutcome]]
         if not constant_kind and found.violation is not None and (violation is None or found.violation.score > violation[1].score):
             violation = (comp, found.violation)
     return violation
+
+
+COLLAPSE = 10  # a tightness that falls this many times over on the second path was the code path's rounding
+
+
+def _tightness_on_two_paths(run: ClaimRun, outcomes: list[tuple[Compiled, SearchOutcome]]) -> None:
+    """A constant's growth is read from the largest lhs/rhs per size. Where the user's code is evaluated, that
+    ratio can be made of the code path's rounding (an unbatched float64 ``matrix_exp`` errs by 1e-11 where
+    the exact left side is 0, and a right side of 1e-9 turns that into a constant of 0.004): the tightest
+    instances are evaluated again on a second floating-point path (``paths.second_path``), and where the
+    largest ratio collapses there, the ratio of each of them is the smaller of its two paths'."""
+    for comp, out in outcomes:
+        if not any(fn.binding is not None for fn in comp.functions.values()):
+            continue  # the reference's own functions: float64 is the exact meaning's check already
+        for j, candidates in enumerate(out.tightest):
+            top = out.worst_ratio[j] if j < len(out.worst_ratio) else None
+            if not candidates or top is None or not math.isfinite(top) or top <= 0:
+                continue
+            both = []
+            for cand in candidates:
+                try:
+                    _, first, _ = recheck(comp, cand.theta, run.tol)
+                    second = score_sides(second_path(comp, cand.theta), run.tol, torch.float64)
+                except Exception:  # noqa: BLE001 - an instance the second path cannot evaluate keeps its ratio
+                    continue
+                both.append(min(float(first.ratio[j][0]), float(second.ratio[j][0])))
+            if both and both[0] <= top / COLLAPSE:
+                out.worst_ratio[j] = max(both)
 
 
 def _summarise(outcomes: list[tuple[Compiled, SearchOutcome]], satisfiable: bool,
@@ -244,3 +286,4 @@ def holds(run: ClaimRun, searched: Searched, evidence: tuple[Evidence, ...]) -> 
 
         evidence += (Necessity(tuple(necessity(run, run.compiled.assignments[0]).items())),)
     return Outcome(verdict, message, searched.worst, evidence)
+

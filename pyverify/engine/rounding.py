@@ -17,7 +17,9 @@ generators) only to rounding. Far beyond the tolerance, a violation neither exac
    for an ill-conditioned determinant or a near-degenerate eigendecomposition), and the tolerance is
    scaled by it. A violation within the scaled tolerance is not a counterexample. The perturbation is
    at the rounding level of the lowest precision the code computed in (float32 code sees no float64-sized
-   perturbation of its inputs);
+   perturbation of its inputs). Where the code computed below float64, the condition number of its own
+   calls is measured first (``amplification.py``): perturbing the whole instance moves the reference side
+   with the code, so it cannot see how much the code amplifies its own rounding;
 4. where neither exact path decided, on a second floating-point path (``paths.py``): a violation that does
    not stand out from the disagreement of two evaluation paths is *inconclusive*, neither a refutation
    nor a pass.
@@ -28,7 +30,7 @@ from __future__ import annotations
 import torch
 
 from ..checks.compiled import Compiled, Sides
-from ..checks.precision import low_precision_calls, name
+from ..checks.precision import low_precision_calls, name, out_of_range
 from .amplification import Amplification, measure
 from .context import CPU64
 from .paths import judge_two_paths
@@ -203,3 +205,16 @@ def _perturb(v: torch.Tensor, gen: torch.Generator, relative: float) -> torch.Te
         return v
     noise = torch.randn(v.shape, generator=gen, dtype=v.dtype, device="cpu")
     return v * (1 + relative * noise)
+
+
+def outside_precision(comp: Compiled, theta: dict, sides) -> str | None:
+    """Where the code computed below float64 and the instance's arguments to it lie outside that precision's
+    range (``precision.out_of_range``), the sentence that says so."""
+    if not lower_precision(sides, torch.float64):
+        return None
+    try:
+        with torch.no_grad(), low_precision_calls() as calls:
+            comp.evaluate_one({n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}, 0, CPU64)
+    except Exception:  # noqa: BLE001 - an instance that cannot be re-evaluated shows nothing about its range
+        return None
+    return out_of_range(calls)

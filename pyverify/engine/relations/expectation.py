@@ -47,6 +47,14 @@ class MCRun:
     # zeros where everything computed in float64
     bias: torch.Tensor | None = None
     precision: torch.dtype = torch.float64
+    asked: int | None = None  # the samples the check asked for, where code vmap cannot batch drew fewer
+
+    def capped(self) -> str:
+        """The sentence a message ends with where fewer samples were drawn than asked for."""
+        if self.asked is None:
+            return ""
+        return (f"; on {self.samples} of the {self.asked} samples asked for per instance: code vmap cannot batch is "
+                f"evaluated one sample at a time, at most {UNBATCHED_DRAWS} draws")
 
     def violation_z(self) -> torch.Tensor:
         """(b, c) z-score of the evidence against the relation (large: violated), the mean moved towards the
@@ -110,17 +118,17 @@ class ExpectationJudge:
                 return Outcome(Verdict.not_checkable, (
                     f"inconclusive: the sample size could detect only effects >= {detectable:.3g} (relative to "
                     f"the claimed value); the claimed strict difference is seen at only {z_better:.2f} "
-                    f"standard errors somewhere (needs {needed:.2f}); more `samples` decide it"), worst_rel,
+                    f"standard errors somewhere (needs {needed:.2f}); more `samples` decide it" + runs[0].capped()), worst_rel,
                     (agreement, Inconclusive(detectable, "more `samples`")))
         if detectable > 1:
             return Outcome(Verdict.not_checkable, (
                 f"inconclusive: the sample size could detect only effects >= {detectable:.3g} times the "
-                "claimed value; the test could not have failed"), worst_rel,
+                "claimed value; the test could not have failed" + runs[0].capped()), worst_rel,
                 (agreement, Inconclusive(detectable, "more `samples`")))
         return Outcome(Verdict.holds, (
             f"Monte-Carlo agrees within {max(max_z, 0):.2f} standard errors (Holm over {tests} tests, "
-            f"threshold {z_crit:.2f}); max relative gap {worst_rel:.3g}; detectable effect {detectable:.3g}"),
-            worst_rel, (agreement,))
+            f"threshold {z_crit:.2f}); max relative gap {worst_rel:.3g}; detectable effect {detectable:.3g}"
+            + runs[0].capped()), worst_rel, (agreement,))
 
 
 def _confirm(run: ClaimRun, run_: MCRun, i: int, z_crit: float, agreement: MonteCarloAgreement) -> Outcome | None:
@@ -133,7 +141,7 @@ def _confirm(run: ClaimRun, run_: MCRun, i: int, z_crit: float, agreement: Monte
         run.tally.unconfirmed_rejections = 1
         return None
     message = (f"Monte-Carlo mean differs from the claimed value by {z2:.1f} standard errors "
-               f"({again.samples} fresh samples; Holm-corrected threshold {z_crit:.2f})")
+               f"({again.samples} fresh samples; Holm-corrected threshold {z_crit:.2f})" + again.capped())
     witness = MonteCarloRefutation(run.seed, comp.dims, i, again.mean[0].tolist(), again.claimed[0].tolist(),
                                    again.se[0].tolist(), again.samples)
     refutation = Outcome(Verdict.refuted, message, _relative((again.mean - again.claimed).abs(), again.claimed),
@@ -197,6 +205,7 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
     per_draw = max(1, sum(sampler_elements(r) for r in comp.randoms.values()))
     chunk = max(1, min(s, 20000, int(limits.BATCH_ELEMENTS.value // (4 * b * per_draw))))
     sums = sq = claimed = absolute = None
+    asked = None  # the samples asked for, where fewer were drawn
     op = "=="
     total = 0
     found = torch.float64
@@ -219,15 +228,14 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
         size = max(size, x.shape[-1])  # the compared object, one sample's (as in ``scoring.precision_tol``)
         claimed = rhs.reshape(b, -1)
         if comp.unbatchable and b * s > UNBATCHED_DRAWS:
-            raise CheckError(f"expectation over {b} x {s} samples of code that vmap cannot batch: one instance and one "
-                             f"sample at a time, that is beyond the {UNBATCHED_DRAWS} evaluated so; make the "
-                             "code batchable (no in-place writes into tensors it preallocates, no data-dependent "
-                             "branches) or check it with fewer samples")
+            # one instance and one sample at a time: the test runs on the samples that fit, and says so (its
+            # detectable effect is that of the samples it drew)
+            asked, s = s, max(total, UNBATCHED_DRAWS // b)
     mean = sums / total
     var = (sq / total - mean ** 2).clamp_min(0) * total / max(total - 1, 1)
     claimed = claimed.expand_as(mean) if claimed.shape != mean.shape else claimed
     bias = _rounding_bias(absolute / total, claimed, found, size) if found != torch.float64 else None
-    return MCRun(comp, theta, ctx, mean, (var / total).sqrt(), claimed, op, total, bias, found)
+    return MCRun(comp, theta, ctx, mean, (var / total).sqrt(), claimed, op, total, bias, found, asked)
 
 
 def _rounding_bias(mean_abs: torch.Tensor, claimed: torch.Tensor, dtype: torch.dtype, size: int) -> torch.Tensor:

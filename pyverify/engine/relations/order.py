@@ -10,6 +10,7 @@ import torch
 
 from ...checks.compiled import Compiled
 from ...checks.precision import injected_rounding, lowest, name
+from ...checks.roles import in_float64
 from ...registry import Verdict
 from ..evidence import AssignmentOrder, OrderConstantGrowth, OrderEstimate, OrderRefutation
 from ..result import Outcome
@@ -90,8 +91,9 @@ class OrderJudge:
             at = name(lowest(m.precision for m in low))
             return Outcome(Verdict.inconclusive, (
                 f"inconclusive at {at} precision: at some value of {param}, every instance's quantity lies within "
-                f"the rounding level of the code under test ({at} rounding injected into its results moves the "
-                f"quantity by as much as {max(float(m.floor.nan_to_num().amax()) for m in low) / NOISE_FACTOR:.3g}); "
+                f"the rounding level of the code under test ({at} rounding injected into its results, or the code "
+                f"run on float64 arguments, moves the quantity by as much as "
+                f"{max(float(m.floor.nan_to_num().amax()) for m in low) / NOISE_FACTOR:.3g}); "
                 f"the order cannot be measured at this precision"), None, (OrderEstimate(claimed),))
         if not judged:
             return Outcome(Verdict.holds, f"quantity below {FLOOR:g} at every value: faster than any order", None,
@@ -207,16 +209,29 @@ def _series(run: ClaimRun, comps: tuple[Compiled, ...], param: str, n: int) -> _
 
 def _rounding_level(comp: Compiled, theta: dict, q: torch.Tensor, n: int, ctx, seed: int) -> torch.Tensor:
     """(n,) NOISE_FACTOR times the largest change of each instance's quantity when the results of the code
-    that computes below float64 carry one unit of roundoff of error more (``precision.injected_rounding``):
-    below it, the quantity is the code's rounding, not the quantity the claim is about."""
+    that computes below float64 carry one unit of roundoff of error more (``precision.injected_rounding``),
+    or when bound code runs on float64 arguments (``roles.in_float64``): below it, the quantity is the code's
+    rounding, not the quantity the claim is about."""
     gen = torch.Generator().manual_seed(seed)
     spread = torch.zeros_like(q)
+
+    def moved(again: torch.Tensor | None, i: int) -> None:
+        if again is not None:
+            change = (again.reshape(-1).abs().amax() - q[i]).abs()
+            spread[i] = torch.maximum(spread[i], torch.nan_to_num(change, nan=math.inf))
+
     for i in range(n):
         for _ in range(ROUNDING_TRIES):
             with torch.no_grad(), injected_rounding(gen):
-                again = comp.evaluate_one(theta, i, ctx).quantity
-            change = (again.reshape(-1).abs().amax() - q[i]).abs()
-            spread[i] = torch.maximum(spread[i], torch.nan_to_num(change, nan=math.inf))
+                moved(comp.evaluate_one(theta, i, ctx).quantity, i)
+        # and the same instance with bound code run on float64 arguments: what the declared precision costs,
+        # including rounding inside the code that no perturbation of its results reproduces (an inner product
+        # of two unit vectors rounded to bfloat16 next to 1, then arccos)
+        try:
+            with torch.no_grad(), in_float64():
+                moved(comp.evaluate_one(theta, i, ctx).quantity, i)
+        except Exception:  # noqa: BLE001 - code that fails in float64 leaves the injected measure
+            pass
     return NOISE_FACTOR * spread
 
 
