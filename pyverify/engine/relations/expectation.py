@@ -19,16 +19,20 @@ from scipy.stats import norm
 
 from ... import limits
 from ...checks.compiled import CheckError, Compiled, sampler_elements
-from ...checks.precision import lowest
+from ...checks.precision import lowest, name
+from ...checks.roles import in_float64
 from ...registry import Verdict
 from ..context import NumericContext
 from ..evidence import Inconclusive, MonteCarloAgreement, MonteCarloRefutation
 from ..result import Outcome, values_json
 from ..run import ClaimRun
-from ..scoring import PRECISION_FACTOR, score_sides, unit_roundoff
+from ..scoring import PRECISION_FACTOR, lower_precision, score_sides, unit_roundoff
 
 FAMILY_ALPHA = 1e-3  # probability of a false refutation over all tests of one claim
 CONFIRM_FACTOR = 4  # a rejection is re-run on this many times the samples
+# where code below float64 is evaluated, the mean may differ from the claimed value by this many times the
+# shift its precision makes in the mean (measured on the same samples on float64 arguments)
+DRIFT_FACTOR = 2
 
 
 @dataclass
@@ -48,6 +52,15 @@ class MCRun:
     bias: torch.Tensor | None = None
     precision: torch.dtype = torch.float64
     asked: int | None = None  # the samples the check asked for, where code vmap cannot batch drew fewer
+
+    def precision_note(self) -> str:
+        """Where the code computed below float64, the sentence saying the test judged the mean to that
+        precision."""
+        if self.bias is None:
+            return ""
+        return (f"; at {name(self.precision)} precision: the code under test computes in {name(self.precision)}, "
+                f"and a rounding bias of the mean up to {_relative(self.bias, self.claimed):.3g} (relative to the "
+                "claimed value) is not counted against it")
 
     def capped(self) -> str:
         """The sentence a message ends with where fewer samples were drawn than asked for."""
@@ -128,7 +141,7 @@ class ExpectationJudge:
         return Outcome(Verdict.holds, (
             f"Monte-Carlo agrees within {max(max_z, 0):.2f} standard errors (Holm over {tests} tests, "
             f"threshold {z_crit:.2f}); max relative gap {worst_rel:.3g}; detectable effect {detectable:.3g}"
-            + runs[0].capped()), worst_rel, (agreement,))
+            + max((r.precision_note() for r in runs), key=len) + runs[0].capped()), worst_rel, (agreement,))
 
 
 def _confirm(run: ClaimRun, run_: MCRun, i: int, z_crit: float, agreement: MonteCarloAgreement) -> Outcome | None:
@@ -204,7 +217,7 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
     # intermediates are larger than the draws), so a large sample count costs time, not the cap
     per_draw = max(1, sum(sampler_elements(r) for r in comp.randoms.values()))
     chunk = max(1, min(s, 20000, int(limits.BATCH_ELEMENTS.value // (4 * b * per_draw))))
-    sums = sq = claimed = absolute = None
+    sums = sq = claimed = absolute = drift = None
     asked = None  # the samples asked for, where fewer were drawn
     op = "=="
     total = 0
@@ -223,6 +236,14 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
         sums = x.sum(1) if sums is None else sums + x.sum(1)
         sq = (x ** 2).sum(1) if sq is None else sq + (x ** 2).sum(1)
         absolute = x.abs().sum(1) if absolute is None else absolute + x.abs().sum(1)
+        if lower_precision(sides, torch.float64):
+            # the same samples with bound code on float64 arguments: what the declared precision moves the
+            # mean by, rounding inside the code included (an estimator's squared error gains the square of its
+            # rounding, which no relative error model of the samples sees)
+            moved = _on_float64_arguments(comp, theta, ctx, randoms, b, c)
+            if moved is not None:
+                shift = (x - moved).sum(1)
+                drift = shift if drift is None else drift + shift
         total += c
         found = lowest([found, sides.precision])
         size = max(size, x.shape[-1])  # the compared object, one sample's (as in ``scoring.precision_tol``)
@@ -234,8 +255,24 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
     mean = sums / total
     var = (sq / total - mean ** 2).clamp_min(0) * total / max(total - 1, 1)
     claimed = claimed.expand_as(mean) if claimed.shape != mean.shape else claimed
-    bias = _rounding_bias(absolute / total, claimed, found, size) if found != torch.float64 else None
+    bias = None
+    if found != torch.float64:
+        bias = _rounding_bias(absolute / total, claimed, found, size)
+        if drift is not None:
+            bias = torch.maximum(bias, DRIFT_FACTOR * (drift / total).abs())
     return MCRun(comp, theta, ctx, mean, (var / total).sqrt(), claimed, op, total, bias, found, asked)
+
+
+def _on_float64_arguments(comp: Compiled, theta: dict, ctx: NumericContext, randoms: dict, b: int,
+                          c: int) -> torch.Tensor | None:
+    """(b, c, k) the samples evaluated again with bound code on float64 arguments (``roles.in_float64``); None
+    where that path fails."""
+    try:
+        with torch.no_grad(), in_float64():
+            sides = comp.evaluate(theta, ctx, randoms, keep_samples=True)
+        return sides.relation_sides()[0][1].reshape(b, c, -1)
+    except Exception:  # noqa: BLE001 - code that cannot run on float64 arguments leaves the error model alone
+        return None
 
 
 def _rounding_bias(mean_abs: torch.Tensor, claimed: torch.Tensor, dtype: torch.dtype, size: int) -> torch.Tensor:
