@@ -9,10 +9,13 @@ instead of making the claim an error.
 from __future__ import annotations
 
 import pytest
+import torch
 
 from pyverify.checks import roles
 from pyverify.checks.validate import compile_checked
 from pyverify.engine import run_claim
+from pyverify.engine.context import CPU64
+from pyverify.engine.scoring import score_sides
 from pyverify.registry import Verdict
 
 from conftest import compiled_claim
@@ -62,10 +65,27 @@ def test_a_planted_defect_is_refuted_far_beyond_its_precision(shipped, precision
     result = _run(shipped, cid)
     assert result.verdict is Verdict.refuted, result.message
     score = float(result.message.split("violation score ")[1].split()[0])
-    # in multiples of a tolerance already scaled to the precision: PRECISION_FACTOR unit roundoffs times the
-    # condition number measured on the code (a bfloat16 position of 50 is off by up to 0.1 rad), so a score
-    # of 5 is 20 times the error model of correct code at that instance
-    assert score > 5, result.message
+    # in multiples of a tolerance already scaled to the precision: 4 unit roundoffs times the larger of the
+    # size model and twice the condition number measured on the code (a bfloat16 position of 50 is off by
+    # up to 0.1 rad)
+    assert score > 3, result.message
+    # and far above what the correct implementation errs by at the same instance, in the same precision
+    witness = result.witness
+    defect_error = max(r["measure"] for r in witness["relations"] if r["op"] == "==")
+    roles.unbind_all()
+    _bind(role, hostile.CONVENTIONS[role][0], precision)
+    compiled = compile_checked(shipped, shipped.claims[cid])
+    comp = next(c for c in compiled.assignments if c.dims == (witness["dims"] or {}))
+    def batched(v):
+        if isinstance(v, dict):
+            return {k: batched(x) for k, x in v.items()}
+        return torch.tensor(v, dtype=torch.float64).unsqueeze(0)
+
+    values = {k: batched(v) for k, v in witness["values"].items() if k in comp.givens}
+    sides = comp.evaluate_values(values, CPU64)
+    correct_error = max(float(score_sides(sides, None, torch.float64).measure[j][0])
+                        for j, rel in enumerate(comp.relations) if rel.op == "==")
+    assert defect_error > 10 * correct_error, (defect_error, correct_error, result.message)
 
 
 def test_an_order_claim_is_not_refuted_by_bfloat16_rounding(shipped):

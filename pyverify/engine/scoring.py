@@ -20,6 +20,11 @@ TOL_FACTOR = 1024  # tolerance = TOL_FACTOR * eps(dtype) * sqrt(size) * (1 + inp
 # to its sides' magnitude already, and an instance whose inputs amplify that rounding further (large
 # angles, large logits) is judged by the conditioning the rounding judgement measures at that precision
 PRECISION_FACTOR = 4
+# the condition number measured on code below float64 (``precision.amplification``) counts this many times
+# over: it is measured along one move of all the arguments at once, and correct code rounds several times
+# along it (a rotary angle rounds with its position, its frequency and their product: 3 to 4 unit roundoffs
+# times the angle, which PRECISION_FACTOR alone leaves no margin above)
+MEASURED_FACTOR = 2
 
 # Strict relations (`<`, `>`) are violated where their sides are equal. Float64 cannot tell an exact tie from
 # a strict inequality that rounding closed (1 / (1 + exp(-40)) < 1 evaluates to 1 < 1), so an instance whose
@@ -70,7 +75,8 @@ def precision_tol(sides: Sides, dtype: torch.dtype, amplification: float | None 
     size, _, conditioning = _error_scale(sides, dtype)
     measured = sides.amplification.to(conditioning.dtype) if amplification is None else \
         torch.full_like(conditioning, amplification)
-    return PRECISION_FACTOR * unit_roundoff(sides.precision) * torch.maximum(math.sqrt(size) * conditioning, measured)
+    return PRECISION_FACTOR * unit_roundoff(sides.precision) * torch.maximum(math.sqrt(size) * conditioning,
+                                                                            MEASURED_FACTOR * measured)
 
 
 def _error_scale(sides: Sides, dtype: torch.dtype) -> tuple[int, torch.Tensor, torch.Tensor]:
