@@ -170,19 +170,21 @@ def inject(result: Any, dtype: torch.dtype, function: Callable, args: tuple, kwa
 AMPLIFICATION_ULPS = 2  # the perturbation a low-precision call's arguments get: this many ulps of its precision
 
 
-def amplification(function: Callable, args: tuple, kwargs: dict, result: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+def amplification(function: Callable, args: tuple, kwargs: dict, result: torch.Tensor, dtype: torch.dtype,
+                  gen: torch.Generator | None = None) -> torch.Tensor:
     """(0-d) how much a call that computed in ``dtype`` (below float64) amplifies rounding at its arguments:
     the relative change of its result when its floating arguments move by ``AMPLIFICATION_ULPS`` ulps of
-    ``dtype`` (along one fixed, dense pattern of signs and sizes: it runs under ``vmap``), per unit of that
-    relative move, at least 1. A float32 ``matrix_exp`` of a rotation by t has condition number about t, a
-    float32 rotary cache at position p about p times its frequency: their rounding grows as much. A call that
-    fails or changes shape on the moved arguments (a size read from a tensor) measures 1."""
+    ``dtype``, per unit of that relative move, at least 1. The move is random (from ``gen``) or, without a
+    generator, along one fixed, dense pattern of signs and sizes (it then runs under ``vmap``). A float32
+    ``matrix_exp`` of a rotation by t has condition number about t, a float32 rotary cache at position p about
+    p times its frequency: their rounding grows as much. A call that fails or changes shape on the moved
+    arguments (a size read from a tensor) measures 1."""
     relative = AMPLIFICATION_ULPS * eps(dtype)
     one = torch.ones((), dtype=torch.float64, device=result.device)
     if not result.is_floating_point() and not result.is_complex():
         return one
     try:
-        again = function(*_moved(args, relative), **_moved(kwargs, relative))
+        again = function(*_moved(args, relative, gen), **_moved(kwargs, relative, gen))
     except Exception:  # noqa: BLE001 - the measurement is an aid: the call itself succeeded
         return one
     if not isinstance(again, torch.Tensor) or again.shape != result.shape:
@@ -193,17 +195,19 @@ def amplification(function: Callable, args: tuple, kwargs: dict, result: torch.T
     return torch.nan_to_num(change / relative, nan=1.0, posinf=1.0).clamp_min(1.0).to(torch.float64)
 
 
-def _moved(value: Any, relative: float) -> Any:
+def _moved(value: Any, relative: float, gen: torch.Generator | None) -> Any:
     if isinstance(value, dict):
-        return {k: _moved(v, relative) for k, v in value.items()}
+        return {k: _moved(v, relative, gen) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
-        return type(value)(_moved(v, relative) for v in value)
+        return type(value)(_moved(v, relative, gen) for v in value)
     if not isinstance(value, torch.Tensor) or not value.is_floating_point():
         return value
-    # a dense deterministic pattern in [-1, 1] (no generator: this runs inside vmap)
-    k = torch.arange(value.numel(), dtype=torch.float64, device=value.device).reshape(value.shape)
-    pattern = torch.cos(k * 2.399963229728653 + 0.5)
-    return (value.to(torch.float64) * (1 + relative * pattern)).to(value.dtype)
+    if gen is None:  # a dense deterministic pattern in [-1, 1] (no generator: this runs inside vmap)
+        k = torch.arange(value.numel(), dtype=torch.float64, device=value.device).reshape(value.shape)
+        direction = torch.cos(k * 2.399963229728653 + 0.5)
+    else:
+        direction = torch.randn(value.shape, generator=gen, dtype=torch.float64, device="cpu").to(value.device)
+    return (value.to(torch.float64) * (1 + relative * direction)).to(value.dtype)
 
 
 def out_of_range(calls: list[LowCall]) -> str | None:

@@ -184,10 +184,9 @@ def _own_amplification(comp: Compiled, theta: dict, sides: Sides, sc: Scored,
     covers what it covers)."""
     if not lower_precision(sides, torch.float64):
         return Amplification(1.0), 1.0
-    th = {n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}
     try:
         with torch.no_grad(), low_precision_calls() as calls:
-            comp.evaluate_one(th, 0, CPU64)
+            comp.evaluate_one(_on_cpu64(theta), 0, CPU64)
         own = measure(calls, gen)
     except Exception:  # noqa: BLE001 - an unmeasured amplification raises nothing
         return Amplification(1.0), 1.0
@@ -214,7 +213,11 @@ def outside_precision(comp: Compiled, theta: dict, sides) -> str | None:
         return None
     try:
         with torch.no_grad(), low_precision_calls() as calls:
-            comp.evaluate_one({n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}, 0, CPU64)
+            comp.evaluate_one(_on_cpu64(theta), 0, CPU64)
     except Exception:  # noqa: BLE001 - an instance that cannot be re-evaluated shows nothing about its range
         return None
     return out_of_range(calls)
+
+
+def _on_cpu64(theta: dict) -> dict:
+    return {n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}
