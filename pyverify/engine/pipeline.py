@@ -104,7 +104,7 @@ def run_search(judge: SearchJudge, run: ClaimRun) -> Outcome:
     n_rest = max(2, profile.restarts // share) if profile.runs("ascend") else 0
     for k, comp in enumerate(compiled.assignments):
         ctx = run.stream(k)
-        out = _explore(run, comp, ctx, n_inst, n_rest, stop_early=judge.stops_early)
+        out = explore(run, comp, ctx, n_inst, n_rest, stop_early=judge.stops_early)
         satisfiable |= out.satisfiable
         meaning = judge.at_assignment(run, comp, out, ctx)
         if isinstance(meaning, Outcome):
@@ -116,7 +116,7 @@ def run_search(judge: SearchJudge, run: ClaimRun) -> Outcome:
             if refutation is not None:
                 return refutation
             # the random phase's candidate did not survive the re-check: the full adversarial search
-            out = _explore(run, comp, ctx, n_inst, n_rest, stop_early=False)
+            out = explore(run, comp, ctx, n_inst, n_rest, stop_early=False)
             if out.best is not None:
                 refutation = confirm(run, comp, out.best)
                 if refutation is not None:
@@ -137,7 +137,7 @@ def run_search(judge: SearchJudge, run: ClaimRun) -> Outcome:
     return judge.verdict(run, _summarise(outcomes, satisfiable, polished))
 
 
-def _explore(run: ClaimRun, comp: Compiled, ctx: NumericContext, n_inst: int, n_rest: int,
+def explore(run: ClaimRun, comp: Compiled, ctx: NumericContext, n_inst: int, n_rest: int,
              stop_early: bool) -> SearchOutcome:
     """Generate, then ascend from the same stream unless stopping early at a candidate."""
     out = generate(comp, n_inst, ctx, run.tol)

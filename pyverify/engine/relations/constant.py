@@ -11,7 +11,7 @@ from ..context import NumericContext
 from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
 from ..falsify import SearchOutcome
 from ..no_constant import confirm_no_constant
-from ..pipeline import Searched, SearchJudge, measured
+from ..pipeline import Searched, SearchJudge, explore, measured
 from ..result import Outcome
 from ..run import ClaimRun
 from .pointwise import assumptions_unmet
@@ -61,7 +61,42 @@ class ConstantJudge(SearchJudge):
         if unmet is not None:
             return unmet
         texts = [r.text for r in run.compiled.relations]
-        return judge_constant(searched, texts, run.compiled.check.constant)
+        outcome = judge_constant(searched, texts, run.compiled.check.constant)
+        growth = next((e for e in outcome.evidence if isinstance(e, ConstantGrowth)), None)
+        if outcome.verdict is Verdict.refuted and growth is not None and growth.relation in texts \
+                and _search_the_low_end_again(run, searched, texts.index(growth.relation), growth):
+            outcome = judge_constant(searched, texts, run.compiled.check.constant)
+        return outcome
+
+
+AGAIN = 4  # the low end of a growth line is searched again with this many times the instances and restarts
+LOW_END = 2  # ... at this many of its smallest sizes
+AGAIN_STREAM = 1 << 20  # stream offsets of the second search, apart from the first search's (one per assignment)
+
+
+def _search_the_low_end_again(run: ClaimRun, searched: Searched, j: int, growth: ConstantGrowth) -> bool:
+    """The search's largest ratio at a size is a lower estimate of the smallest admissible constant there, and
+    at a small budget a noisy one: an estimate that fell short at the smallest size makes a flat constant
+    look like growth (T6'.3 at quick seed 6: 0.069 at d = 3 where other seeds find 0.26). The line's
+    smallest sizes are searched again, harder, on fresh streams; a larger estimate replaces the old one. More
+    search can only raise the low end: it never makes a growth, and a real one survives it."""
+    share = max(1, len(run.compiled.assignments))
+    n_inst = AGAIN * max(16, run.profile.instances // share)
+    n_rest = AGAIN * max(2, run.profile.restarts // share) if run.profile.runs("ascend") else 0
+    raised = False
+    for dims, ratio in growth.growth[:LOW_END]:
+        k = next((k for k, (comp, _) in enumerate(searched.outcomes) if comp.dims == dims), None)
+        if k is None:
+            continue
+        comp = searched.outcomes[k][0]
+        out = explore(run, comp, run.stream(AGAIN_STREAM + k), n_inst, n_rest, stop_early=False)
+        again = out.worst_ratio[j] if j < len(out.worst_ratio) else None
+        if again is not None and math.isfinite(again) and again > ratio:
+            line = searched.ratios_by_size[j]
+            line[:] = [(d, max(r, again) if d == dims else r) for d, r in line]
+            raised = True
+    return raised
+
 
 
 def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
