@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from ...checks.compiled import Compiled
+from ...checks.precision import name
 from ...registry import Verdict
 from ..context import NumericContext
 from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
@@ -141,6 +142,13 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
             constant, polished = ratio, (dims, ratio)
         entries.append(ConstantOfRelation(texts[j], constant, tuple(finite), slope[0] if slope else None,
                                           choice.get("chosen"), polished, choice.get("growth_along")))
+    at = _at_precision(searched)
+    if not entries and searched.precision is not None:
+        # below float64 the tightness forgives the code's rounding: a left side never above it is not a 0
+        return Outcome(Verdict.inconclusive, (
+            f"inconclusive at {name(searched.precision.dtype)} precision: where rhs > 0 the left side never rose "
+            f"above the rounding of the code under test{at}, so no constant can be measured at this precision"),
+            searched.worst, found)
     if not entries:
         return Outcome(Verdict.holds, "lhs never positive where rhs > 0", searched.worst, found)
     estimate = ConstantEstimate(tuple(entries))
@@ -149,14 +157,25 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
         j, slope, finite = failures[0]
         late = f", {late_slopes[j]:.2f} over the upper half of the sweep" if j in late_slopes else ""
         message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}{late}): "
-                   f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}")
+                   f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}"
+                   + (f"; at {name(searched.precision.dtype)} precision{at}" if searched.precision is not None else ""))
         return Outcome(Verdict.refuted, message, max(consts),
                        found + (estimate, ConstantGrowth(texts[j], tuple(finite), slope)))
-    message = "smallest constant(s) the search could not beat: " + ", ".join(f"{c:.4g}" for c in consts) + " (bounded along the sweep)"
+    message = ("smallest constant(s) the search could not beat: " + ", ".join(f"{c:.4g}" for c in consts)
+               + " (bounded along the sweep)" + (f"; at {name(searched.precision.dtype)} precision{at}"
+                                                  if searched.precision is not None else ""))
     if chosen or depends:
         picked = [e.chosen for e in entries if e.chosen is not None]
         message += f" (quantified as printed: {_describe(depends, chosen)}" + (f"; works with {picked[0]}" if picked else "") + ")"
     return Outcome(Verdict.holds, message, max(consts), found + (estimate,))
+
+
+def _at_precision(searched: Searched) -> str:
+    """Where the code under test computed below float64: its precision and the tolerance it allowed."""
+    if searched.precision is None:
+        return ""
+    return (f" (the code under test computes in {name(searched.precision.dtype)}; tolerance up to "
+            f"{searched.precision.tolerance:.3g}, forgiven 8 times over in the tightness)")
 
 
 def quantification(spec) -> tuple[list[str], list[str]]:
