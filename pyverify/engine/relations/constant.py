@@ -78,7 +78,7 @@ AGAIN_STREAM = 1 << 20  # stream offsets of the second search, apart from the fi
 def _search_the_low_end_again(run: ClaimRun, searched: Searched, j: int, growth: ConstantGrowth) -> bool:
     """The search's largest ratio at a size is a lower estimate of the smallest admissible constant there, and
     at a small budget a noisy one: an estimate that fell short at the smallest size makes a flat constant
-    look like growth (T6'.3 at quick seed 6: 0.069 at d = 3 where other seeds find 0.26). The line's
+    look like growth (0.069 at the smallest size where other seeds find 0.26). The line's
     smallest sizes are searched again, harder, on fresh streams; a larger estimate replaces the old one. More
     search can only raise the low end: it never makes a growth, and a real one survives it."""
     share = max(1, len(run.compiled.assignments))
