@@ -10,6 +10,7 @@ vmap — the independent path the falsifier re-checks a counterexample on.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import itertools
 import math
@@ -105,15 +106,13 @@ class TorchBackend(dsl.Backend):
             self.conditions.append(fn.condition(*args).detach())
         context = (self.ctx,) if fn.needs_ctx else ()  # where a tensor made from numbers alone must go
         merged = {**fn.convention_kwargs(self.conventions), **kwargs}
-        if fn.binding is None and fn.reference and not _under_vmap(args):
-            # the reference alone on one instance: its kernels on the path they take in a batch, as under vmap
-            # (torch's unbatched float64 matrix_exp errs by 1e-11 where the batched one is exact); the user's
-            # code, bound or a plugin's, runs as it runs in use, and the second path judges its rounding
-            # (``engine/paths.py``)
-            with KernelsInABatch():
-                out = fn.torch(*context, *args, **merged)
-        else:
-            out = fn.torch(*context, *args, **merged)
+        call_args = (*context, *args)
+        # the reference alone on one instance: its kernels on the path they take in a batch, as under vmap
+        # (torch's unbatched float64 matrix_exp errs by 1e-11 where the batched one is exact); the user's code,
+        # bound or a plugin's, runs as it runs in use, and the second path judges its rounding (``engine/paths.py``)
+        batched = fn.binding is None and fn.reference and not _under_vmap(args)
+        with KernelsInABatch() if batched else contextlib.nullcontext():
+            out = fn.torch(*call_args, **merged)
         found: set = set()
         precision.collect(found, out)
         if fn.precision is not None:
@@ -122,13 +121,16 @@ class TorchBackend(dsl.Backend):
             precision.undeclared_float32(found, out)
         self.precisions |= found
         computed_in = precision.lowest(found)
-        if self.amplifications is not None and precision.eps(computed_in) > precision.eps(torch.float64) \
-                and isinstance(out, torch.Tensor):
+        amplified = None
+        if precision.below_float64(computed_in) and isinstance(out, torch.Tensor) \
+                and (self.amplifications is not None or precision.injecting()):
             # code below float64: its rounding, amplified as much as it amplifies a move of its arguments,
             # raises its precision's error model (``scoring.precision_tol``)
-            self.amplifications.append(precision.amplification(fn.torch, (*context, *args), merged, out, computed_in))
-        precision.record(name, fn.torch, (*context, *args), merged, out, computed_in)
-        return precision.inject(out, computed_in, fn.torch, (*context, *args), merged)
+            amplified = precision.amplification(fn.torch, call_args, merged, out, computed_in)
+            if self.amplifications is not None:
+                self.amplifications.append(amplified)
+        precision.record(name, fn.torch, call_args, merged, out, computed_in)
+        return precision.inject(out, computed_in, amplified)
 
     def reduce(self, name, values):
         if name == "sum":

@@ -130,10 +130,15 @@ def low_precision_calls() -> Iterator[list[LowCall]]:
         _LOW_CALLS = previous
 
 
+def below_float64(dtype: torch.dtype) -> bool:
+    """Does ``dtype`` round more coarsely than float64 (float32, bfloat16, float16)?"""
+    return eps(dtype) > eps(torch.float64)
+
+
 def record(name: str, function: Callable, args: tuple, kwargs: dict, result: Any, dtype: torch.dtype) -> None:
     """Keep one call while ``low_precision_calls`` records, where it computed below float64 and returned a
     tensor."""
-    if _LOW_CALLS is not None and isinstance(result, torch.Tensor) and eps(dtype) > eps(torch.float64):
+    if _LOW_CALLS is not None and isinstance(result, torch.Tensor) and below_float64(dtype):
         _LOW_CALLS.append(LowCall(name, function, args, kwargs, result.detach(), dtype))
 
 
@@ -154,15 +159,21 @@ def injected_rounding(gen: torch.Generator, ulps: float = 1.0) -> Iterator[None]
         _INJECT = previous
 
 
-def inject(result: Any, dtype: torch.dtype, function: Callable, args: tuple, kwargs: dict) -> Any:
+def injecting() -> bool:
+    """Is ``injected_rounding`` active?"""
+    return _INJECT is not None
+
+
+def inject(result: Any, dtype: torch.dtype, amplified: torch.Tensor | None) -> Any:
     """``result`` with the rounding ``injected_rounding`` asks for, where it computed below float64: its
-    precision's unit roundoff times the condition number the call shows at its arguments (``amplification``):
-    the code's own rounding inside it is amplified as much as a rounding of its arguments."""
-    if _INJECT is None or not isinstance(result, torch.Tensor) or not result.is_floating_point() \
-            or eps(dtype) <= eps(torch.float64):
+    precision's unit roundoff times the condition number the call shows at its arguments (``amplified``, from
+    ``amplification``): the code's own rounding inside it is amplified as much as a rounding of its
+    arguments."""
+    if _INJECT is None or amplified is None or not isinstance(result, torch.Tensor) \
+            or not result.is_floating_point() or not below_float64(dtype):
         return result
     gen, ulps = _INJECT
-    amplified = float(amplification(function, args, kwargs, result, dtype))
+    amplified = float(amplified)
     noise = torch.randn(result.shape, generator=gen, dtype=torch.float64, device="cpu").to(result.device)
     return (result.to(torch.float64) * (1 + ulps * eps(dtype) / 2 * amplified * noise)).to(result.dtype)
 

@@ -51,11 +51,15 @@ class PathJudgement:
                 f"linear-algebra kernels run in a batch, where its score is {self.second_score:.3g})")
 
 
+def on_cpu64(theta: dict) -> dict:
+    """``theta`` detached, in float64 on the CPU (where every one-instance path evaluates)."""
+    return {n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}
+
+
 def second_path(comp: Compiled, theta: dict) -> Sides:
     """The one instance of ``theta`` evaluated with its batch-sensitive kernels run in a batch of two."""
-    th = {n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}
     with torch.no_grad(), KernelsInABatch():
-        return comp.evaluate_one(th, 0, CPU64)
+        return comp.evaluate_one(on_cpu64(theta), 0, CPU64)
 
 
 def judge_two_paths(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol: float | None) -> PathJudgement:

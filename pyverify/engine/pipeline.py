@@ -286,4 +286,3 @@ def holds(run: ClaimRun, searched: Searched, evidence: tuple[Evidence, ...]) -> 
 
         evidence += (Necessity(tuple(necessity(run, run.compiled.assignments[0]).items())),)
     return Outcome(verdict, message, searched.worst, evidence)
-

@@ -33,7 +33,7 @@ from ..checks.compiled import Compiled, Sides
 from ..checks.precision import low_precision_calls, name, out_of_range
 from .amplification import Amplification, measure
 from .context import CPU64
-from .paths import judge_two_paths
+from .paths import judge_two_paths, on_cpu64
 from .scoring import (Scored, lower_precision, only_ties, precision_tol, relation_terms, score_sides,
                       violated_relations)
 
@@ -182,11 +182,10 @@ def _own_amplification(comp: Compiled, theta: dict, sides: Sides, sc: Scored,
     (``amplification.py``), and the factor by which it raises the tolerance — the precision's error model
     times that condition number, against the tolerance in force (a check's own larger ``tol`` already
     covers what it covers)."""
-    if not lower_precision(sides, torch.float64):
+    calls = _low_precision_calls(comp, theta, sides)
+    if calls is None:
         return Amplification(1.0), 1.0
     try:
-        with torch.no_grad(), low_precision_calls() as calls:
-            comp.evaluate_one(_on_cpu64(theta), 0, CPU64)
         own = measure(calls, gen)
     except Exception:  # noqa: BLE001 - an unmeasured amplification raises nothing
         return Amplification(1.0), 1.0
@@ -209,15 +208,18 @@ def _perturb(v: torch.Tensor, gen: torch.Generator, relative: float) -> torch.Te
 def outside_precision(comp: Compiled, theta: dict, sides) -> str | None:
     """Where the code computed below float64 and the instance's arguments to it lie outside that precision's
     range (``precision.out_of_range``), the sentence that says so."""
+    calls = _low_precision_calls(comp, theta, sides)
+    return out_of_range(calls) if calls is not None else None
+
+
+def _low_precision_calls(comp: Compiled, theta: dict, sides: Sides) -> list | None:
+    """The calls below float64 of the instance's one-instance evaluation, as made; None where the code computed
+    in float64 only or the instance cannot be evaluated again."""
     if not lower_precision(sides, torch.float64):
         return None
     try:
         with torch.no_grad(), low_precision_calls() as calls:
-            comp.evaluate_one(_on_cpu64(theta), 0, CPU64)
-    except Exception:  # noqa: BLE001 - an instance that cannot be re-evaluated shows nothing about its range
+            comp.evaluate_one(on_cpu64(theta), 0, CPU64)
+    except Exception:  # noqa: BLE001 - an instance that cannot be re-evaluated shows nothing
         return None
-    return out_of_range(calls)
-
-
-def _on_cpu64(theta: dict) -> dict:
-    return {n: {k: v.detach().to(**CPU64) for k, v in t.items()} for n, t in theta.items()}
+    return calls

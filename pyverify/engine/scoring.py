@@ -25,6 +25,7 @@ PRECISION_FACTOR = 4
 # along it (a rotary angle rounds with its position, its frequency and their product: 3 to 4 unit roundoffs
 # times the angle, which PRECISION_FACTOR alone leaves no margin above)
 MEASURED_FACTOR = 2
+LOW_PRECISION_RATIO_ALLOWANCE = 8  # see ``score_sides``: the rounding judgement's NOISE_FACTOR
 
 # Strict relations (`<`, `>`) are violated where their sides are equal. Float64 cannot tell an exact tie from
 # a strict inequality that rounding closed (1 / (1 + exp(-40)) < 1 evaluates to 1 < 1), so an instance whose
@@ -32,7 +33,6 @@ MEASURED_FACTOR = 2
 # refutation by itself. The confirm phase refutes on it only where ball arithmetic certifies the two sides
 # exactly equal (``rounding.judge_exactly``); everywhere else a strict relation is scored as its non-strict
 # counterpart. The same rule keeps an instance at the boundary of a strict hypothesis outside it.
-LOW_PRECISION_RATIO_ALLOWANCE = 8  # see ``score_sides``: the rounding judgement's NOISE_FACTOR
 STRICT = {"<": "<=", ">": ">="}  # a strict relation and its non-strict counterpart
 TIE_SCORE = 1 + 2 ** -10
 

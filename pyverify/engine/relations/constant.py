@@ -15,6 +15,7 @@ from ..no_constant import confirm_no_constant
 from ..pipeline import Searched, SearchJudge, explore, measured
 from ..result import Outcome
 from ..run import ClaimRun
+from ..scoring import LOW_PRECISION_RATIO_ALLOWANCE
 from .pointwise import assumptions_unmet
 
 
@@ -99,7 +100,6 @@ def _search_the_low_end_again(run: ClaimRun, searched: Searched, j: int, growth:
     return raised
 
 
-
 def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
     """Unnamed constants (one per relation): report sup lhs/rhs; refute when one grows without bound.
 
@@ -175,7 +175,8 @@ def _at_precision(searched: Searched) -> str:
     if searched.precision is None:
         return ""
     return (f" (the code under test computes in {name(searched.precision.dtype)}; tolerance up to "
-            f"{searched.precision.tolerance:.3g}, forgiven 8 times over in the tightness)")
+            f"{searched.precision.tolerance:.3g}, forgiven {LOW_PRECISION_RATIO_ALLOWANCE} times over in the "
+            "tightness)")
 
 
 def quantification(spec) -> tuple[list[str], list[str]]:
