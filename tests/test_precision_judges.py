@@ -161,3 +161,25 @@ def test_a_mean_squared_error_of_bfloat16_code_allows_the_square_of_its_rounding
     result = run_claim(compile_checked(shipped, shipped.claims["ESPR.RF-mse.corrected"]), budget="quick", seed=0)
     assert result.verdict is Verdict.holds, result.message
     assert "at bfloat16 precision" in result.message and "rounding bias of the mean" in result.message
+
+
+def test_a_violation_made_of_the_codes_float32_path_alone_is_inconclusive_and_a_small_real_defect_is_refuted(shipped):
+    """T8'.7 against a correct float32 rotation at quick seed 7: torch's unbatched float32 matrix_exp of the
+    rotation by -0.556 there errs by about 700 unit roundoffs (a batch of two: under 1), far past the
+    precision's error model, and both evaluation paths agree on it (score 36.8, refuted before). The same
+    code on float64 arguments satisfies the claim: the violation is made of float32 and is inconclusive at
+    that precision. A rotation stretched by 3e-5 — a few hundred float32 unit roundoffs, near the tolerance
+    too — keeps its violation on float64 arguments and is still refuted."""
+    _bind("rotation", "rotation", "float32")
+    result = run_claim(compile_checked(shipped, shipped.claims["T8'.7"]), budget="quick", seed=7)
+    assert result.verdict is Verdict.inconclusive, result.message
+    assert "vanishes when the same code runs on float64 arguments" in result.message, result.message
+    roles.unbind_all()
+
+    def stretched(L: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        return hostile.rotation(L, r) * (1 + 3e-5)
+
+    roles.bind("rotation", stretched, "test:stretched", {}, "float32", "test")
+    result = run_claim(compile_checked(shipped, shipped.claims["T8'.7"]), budget="quick", seed=7)
+    assert result.verdict is Verdict.refuted, result.message
+    assert "at float32 precision" in result.message, result.message

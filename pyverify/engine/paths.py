@@ -11,6 +11,12 @@ the witness embedded in a batch of two, and the two evaluations are compared.
 A violation is confirmed only when it persists on the second path and its discrepancy exceeds
 ``MARGIN`` times the disagreement of the two paths; otherwise it is *inconclusive*: the discrepancy is of
 the size of the code's own rounding.
+
+Where the code computes below float64, one more path comes first (``judge_in_float64``): the same code on
+float64 arguments, its kernels in a batch. A violation that vanishes there is made of the precision the
+code runs in — a float32 ``matrix_exp`` of a rotation by about 0.5 errs by some 700 unit roundoffs, far
+past any error model of float32 but nothing the mathematics got wrong — and is *inconclusive at that
+precision*, never a refutation.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ import torch
 
 from ..checks.compiled import Compiled, Sides
 from ..checks.kernels import KernelsInABatch
+from ..checks.precision import below_float64, declared, name
+from ..checks.roles import in_float64
 from .context import CPU64
-from .scoring import Scored, broadcast_instances, relation_terms, score_sides, violated_relations
+from .scoring import Scored, broadcast_instances, lower_precision, relation_terms, score_sides, violated_relations
 
 MARGIN = 8  # a confirmed discrepancy exceeds the disagreement of the two paths by this factor
 
@@ -86,6 +94,49 @@ def judge_two_paths(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol: 
     if best is None:  # no relation violated on the first path: nothing to confirm
         return PathJudgement(False, "", 0.0, 0.0, float(sc2.score[0]))
     return best
+
+
+@dataclass(frozen=True)
+class PrecisionJudgement:
+    """The violation against the same code run on float64 arguments: its score on the code's own precision
+    path and on the float64 one."""
+
+    precision: torch.dtype
+    score: float
+    in_float64: float
+
+    def sentence(self) -> str:
+        return (f"inconclusive at {name(self.precision)} precision: the violation (score {self.score:.3g} against "
+                f"the error model of {name(self.precision)}) vanishes when the same code runs on float64 arguments "
+                f"(score {self.in_float64:.3g} there): it is made of the code's {name(self.precision)} rounding, "
+                "larger here than that precision's error model, not of the mathematics it computes")
+
+
+def judge_in_float64(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol: float | None) -> PrecisionJudgement | None:
+    """Where the code computed below float64: the instance evaluated again with bound code on float64
+    arguments (``roles.in_float64``) and its kernels in a batch. The judgement when the violation vanishes
+    there; None when it persists, when the code still computes below float64 on that path (a float32 cache
+    of its own: the path isolates nothing) or when it cannot be evaluated."""
+    if not lower_precision(sides, torch.float64) or not _float64_path_isolates(comp):
+        return None
+    try:
+        with torch.no_grad(), in_float64(), KernelsInABatch():
+            other = comp.evaluate_one(on_cpu64(theta), 0, CPU64)
+        again = float(score_sides(other, tol, torch.float64).score[0])
+    except Exception:  # noqa: BLE001 - a path that cannot be evaluated dismisses nothing
+        return None
+    if not again <= 1:
+        return None
+    return PrecisionJudgement(sides.precision, float(sc.score[0]), again)
+
+
+def _float64_path_isolates(comp: Compiled) -> bool:
+    """Does ``in_float64`` lift every function of the check that computes below float64: each is bound code
+    whose low precision is its binding's cast alone (a callable that declares a precision of its own, such
+    as a module holding float32 parameters, or a plugin's float32 function, stays below float64 there)?"""
+    low = [fn for fn in comp.functions.values() if fn.precision is not None and below_float64(fn.precision)]
+    return bool(low) and all(fn.binding is not None and not below_float64(declared(fn.binding.target) or torch.float64)
+                             for fn in low)
 
 
 def _gap(op: str, l1: torch.Tensor, r1: torch.Tensor, l2: torch.Tensor, r2: torch.Tensor) -> tuple[float, float]:

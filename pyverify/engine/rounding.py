@@ -20,9 +20,9 @@ generators) only to rounding. Far beyond the tolerance, a violation neither exac
    perturbation of its inputs). Where the code computed below float64, the condition number of its own
    calls is measured first (``amplification.py``): perturbing the whole instance moves the reference side
    with the code, so it cannot see how much the code amplifies its own rounding;
-4. where neither exact path decided, on a second floating-point path (``paths.py``): a violation that does
-   not stand out from the disagreement of two evaluation paths is *inconclusive*, neither a refutation
-   nor a pass.
+4. where neither exact path decided, on other floating-point paths (``paths.py``): a violation of code
+   below float64 that vanishes when the same code runs on float64 arguments, or one that does not stand
+   out from the disagreement of two evaluation paths, is *inconclusive*, neither a refutation nor a pass.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from ..checks.compiled import Compiled, Sides
 from ..checks.precision import low_precision_calls, name, out_of_range
 from .amplification import Amplification, measure
 from .context import CPU64
-from .paths import judge_two_paths, on_cpu64
+from .paths import judge_in_float64, judge_two_paths, on_cpu64
 from .scoring import (Scored, lower_precision, only_ties, precision_tol, relation_terms, score_sides,
                       violated_relations)
 
@@ -127,6 +127,9 @@ def rounding_verdict(comp: Compiled, theta: dict, sides: Sides, sc: Scored, tol:
     if dismissed:
         return ROUNDING, why, evidence
     if artefact is None:  # no exact path decided: the code's own rounding must be ruled out another way
+        precision = judge_in_float64(comp, theta, sides, sc, tol)
+        if precision is not None:
+            return INCONCLUSIVE, f"{why}; {precision.sentence()}", evidence
         paths = judge_two_paths(comp, theta, sides, sc, tol)
         return (REAL if paths.confirmed else INCONCLUSIVE), f"{why}; {paths.sentence()}", evidence
     return REAL, why, evidence
