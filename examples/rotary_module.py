@@ -38,6 +38,9 @@ DEFECTS = {
 }
 
 
+XPOS_SCALE_BASE = 64.0
+
+
 def rotate_half(x: torch.Tensor) -> torch.Tensor:
     first, second = x.chunk(2, dim=-1)
     return torch.cat((-second, first), dim=-1)
@@ -109,7 +112,7 @@ class RotaryAttention(nn.Module):
         self.heads, self.head_dim, self.defect = heads, head_dim, defect
         self.qkv = nn.Linear(dim, 3 * heads * head_dim, bias=False)
         self.out = nn.Linear(heads * head_dim, dim, bias=False)
-        self.rotary = RotaryEmbedding(head_dim, xpos_scale_base=64.0 if xpos else None, defect=defect)
+        self.rotary = RotaryEmbedding(head_dim, xpos_scale_base=XPOS_SCALE_BASE if xpos else None, defect=defect)
         self.register_buffer("post_rotation", torch.linalg.qr(torch.randn(heads, head_dim, head_dim))[0])
         self.scale = head_dim ** -0.5
 
@@ -138,6 +141,7 @@ class RotaryAttention(nn.Module):
 # --- what a user writes for pyverify: the adapter (the lines between the two markers) -----------------
 # adapter-begin
 from pyverify.certify.module import ModuleAdapter, RotarySpec  # noqa: E402
+from pyverify.plugin import Decay  # noqa: E402
 
 
 class Adapter(ModuleAdapter):
@@ -177,27 +181,30 @@ ADAPTER_KEY_SIGN, ADAPTER_STALE_CACHE = ADAPTERS["key-sign"], ADAPTERS["stale-ca
 
 
 @functools.cache
-def _bindable(function: str, head_dim: int, defect: str | None, dtype: str | None):
+def _bindable(function: str, head_dim: int, xpos: bool, defect: str | None, dtype: str | None):
     from pyverify.certify.module import functions
-    return functions(Adapter(head_dim=head_dim, defect=defect),
+    return functions(Adapter(xpos=xpos, head_dim=head_dim, defect=defect),
                      dtype=getattr(torch, dtype) if dtype else None)[function].function
 
 
-def bindable(function: str, defect: str | None = None, dtype: str | None = None):
+def bindable(function: str, defect: str | None = None, dtype: str | None = None, xpos: bool = False):
     """The module's ``rope`` (x (..., n, d), pos (..., n)) or ``rotary_scores`` (q, k (..., n, d), pos (..., n))
     as one plain function — what a binding of the ``rotary`` / ``rotary_scores`` role calls: a module of head
-    size d (built once per d a caller uses, with ``defect`` planted, in ``dtype`` or its own float32) serves
-    every call, warm, as in use; split-half pairing."""
+    size d (built once per d a caller uses, with ``defect`` planted, in ``dtype`` or its own float32, with
+    the xpos decay where ``xpos``) serves every call, warm, as in use; split-half pairing."""
     if defect is not None and defect not in DEFECTS:
         raise ValueError(f"unknown defect {defect!r}; known: {', '.join(DEFECTS)}")
 
     def call(*args):
-        return _bindable(function, args[0].shape[-1], defect, dtype)(*args)
+        return _bindable(function, args[0].shape[-1], xpos, defect, dtype)(*args)
 
     call.__name__ = function
     # the precision its results are made in, as pyverify measures it on a module of this kind (float32: the
     # module's own dtype, and its float32-built frequency table even when the module runs in float64)
-    call.pyverify_precision = _bindable(function, 8, defect, dtype).pyverify_precision
+    call.pyverify_precision = _bindable(function, 8, xpos, defect, dtype).pyverify_precision
+    if xpos:  # the decay the adapter declares, for each head size a caller uses
+        call.pyverify_decay = Decay(lambda d: _bindable(function, d, xpos, defect, dtype).pyverify_decay.zeta,
+                                    XPOS_SCALE_BASE, f"the adapter's (scale base {XPOS_SCALE_BASE:g})")
     return call
 
 
@@ -205,17 +212,19 @@ rope, scores = bindable("rope"), bindable("rotary_scores")
 
 
 def __getattr__(name: str):
-    """``rope_float64``, ``scores_key_sign``, ``scores_key_sign_float64``…: the bindable functions of the module
-    in float64 and with each planted defect, by name (a binding names them as ``FILE:NAME``)."""
+    """``rope_float64``, ``scores_key_sign``, ``scores_xpos``, ``rope_xpos_wrong_side_float64``…: the bindable
+    functions of the module in float64, with the xpos decay and with each planted defect, by name (a binding
+    names them as ``FILE:NAME``)."""
     function, _, rest = name.partition("_")
     if function not in ("rope", "scores"):
         raise AttributeError(name)
     dtype = "float64" if rest.endswith("float64") else None
     slug = rest.removesuffix("float64").rstrip("_")
+    xpos = slug == "xpos" or slug.startswith("xpos_")
     defect = next((d for d in DEFECTS if d.replace("-", "_") == slug), None)
-    if slug and defect is None:
+    if slug and slug != "xpos" and defect is None:
         raise AttributeError(name)
-    return bindable("rope" if function == "rope" else "rotary_scores", defect, dtype)
+    return bindable("rope" if function == "rope" else "rotary_scores", defect, dtype, xpos)
 
 
 def write_checkpoints(folder: Path, seed: int = 0) -> tuple[Path, Path]:

@@ -40,7 +40,8 @@ def print_bindings(summary: list[dict], not_affected: list[str]) -> None:
     for b in summary:
         conv = ", ".join(f"{k}={v}" for k, v in b["conventions"].items()) or "the reference's conventions"
         print(f"\n{b['target']} bound as {b['role']} ({conv}; precision {b['precision']}"
-              + (f"; layout {b['layout']}" if b["layout"] else "") + f"; from {b['declared_in']})")
+              + (f"; layout {b['layout']}" if b["layout"] else "")
+              + (f"; decay {b['decay']}, divided out" if b.get("decay") else "") + f"; from {b['declared_in']})")
         print(f"  satisfies {len(b['satisfied'])} claim(s)" + (f": {', '.join(b['satisfied'])}" if b["satisfied"] else ""))
         print(f"  VIOLATES {len(b['violated'])} claim(s): {', '.join(b['violated'])}" if b["violated"]
               else "  violates no claim")

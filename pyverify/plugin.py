@@ -44,9 +44,10 @@ from .checks.precision import ATTRIBUTE as _PRECISION_ATTRIBUTE
 from .checks.precision import PRECISIONS, PrecisionError, parse as _parse_precision
 from .checks.plugins import (PluginError, register_figure, register_function, register_guarantees, register_reference,
                              register_role, register_sampler)
+from .checks.roles import DECAY_ATTRIBUTE, Decay
 from .checks.samplers import Constraint, Param, Sampler
 
-__all__ = ["function", "computes_in", "PRECISIONS", "role", "sampler", "figure", "guarantees", "reference", "PluginError",
+__all__ = ["function", "computes_in", "PRECISIONS", "role", "Decay", "decays", "sampler", "figure", "guarantees", "reference", "PluginError",
            "Param", "Constraint", "Sampler"]
 
 
@@ -82,14 +83,29 @@ def computes_in(precision: Any) -> Callable[[Callable], Callable]:
     return declare
 
 
-def role(name: str, *, function: str, doc: str, conventions: Any = None, layouts: Iterable[str] = ()) -> None:
+def decays(decay: Decay) -> Callable[[Callable], Callable]:
+    """Decorator: ``fn`` applies ``decay`` (a ``Decay``, e.g. ``Decay.xpos(512)``) on top of its role's
+    mechanism by design; a binding of it divides the decay out before any claim judges the mechanism."""
+    if not isinstance(decay, Decay):
+        raise PluginError(f"decays: a pyverify Decay (Decay.xpos(scale) or Decay(zeta, scale)), not {decay!r}")
+
+    def declare(fn: Callable) -> Callable:
+        setattr(fn, DECAY_ATTRIBUTE, decay)
+        return fn
+    return declare
+
+
+def role(name: str, *, function: str, doc: str, conventions: Any = None, layouts: Iterable[str] = (),
+         decay: Callable | None = None) -> None:
     """Declare a role: the mechanism that vocabulary function ``function`` is the reference of, which a
     user binds to their own callable (``pyverify check --bind NAME=module:attr``). ``doc`` says how the
     bound callable is called and what it returns (the reference's calling convention). ``conventions``
     maps each registry convention key the mechanism has (and ``"layout"``) to ``(value the reference
     computes under, convert)``, where ``convert(fn, have, want)`` turns a callable computing under ``have``
-    into one computing under ``want``; ``layouts`` names the accepted layouts, the reference's first."""
-    register_role(name, function, doc, conventions, layouts)
+    into one computing under ``want``; ``layouts`` names the accepted layouts, the reference's first.
+    ``decay(fn, decay, conventions)``, where the mechanism can carry a per-plane decay (``Decay``, such as
+    xpos's), returns ``fn`` with a declared decay divided out, in the code's own ``conventions``."""
+    register_role(name, function, doc, conventions, layouts, decay)
 
 
 def figure(name: str, draw: Callable, *, about: Iterable[str] = (), caption: str = "") -> None:

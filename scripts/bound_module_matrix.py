@@ -1,6 +1,6 @@
 """The shipped registry bound to the worked example module (issue 22's "done when"), over seeds, budgets and
 dtypes: `pyverify check --bind` of the module's `rope` and `rotary_scores` (examples/rotary_module.py), the
-correct module and each planted defect.
+correct module (with and without its declared xpos decay) and each planted defect.
 
 For every run it records the verdicts of the claims that exercised a bound role and, for a refutation, the
 diagnosis kinds; it prints one row per (module, dtype, budget): the claims run, the seeds, how many runs
@@ -8,7 +8,7 @@ refuted anything, and the diagnoses seen. The correct module must never be refut
 refuted on every seed with a diagnosis that names it.
 
     python scripts/bound_module_matrix.py [--seeds 10] [--budgets quick default thorough]
-        [--defect-seeds 3] [--workers 2] [--json OUT]
+        [--defect-seeds 3] [--workers 2] [--correct correct xpos] [--defects ...] [--json OUT]
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = "examples/rotary_module.py"
-DEFECTS = ("key_sign", "wrong_frequency", "non_orthogonal", "transposed_scores", "product_of_sums", "stale_cache")
+CORRECT = ("correct", "xpos")  # the module, and the module with its declared xpos decay
+DEFECTS = ("key_sign", "wrong_frequency", "non_orthogonal", "transposed_scores", "product_of_sums", "stale_cache",
+           "xpos_wrong_side")
 
 
 def run(variant: str, dtype: str, budget: str, seed: int) -> dict:
@@ -49,10 +51,13 @@ def main() -> int:
     ap.add_argument("--defect-seeds", type=int, default=3)
     ap.add_argument("--budgets", nargs="+", default=["quick", "default", "thorough"])
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--correct", nargs="*", default=list(CORRECT), choices=CORRECT, help="correct variants to run")
+    ap.add_argument("--defects", nargs="*", default=list(DEFECTS), choices=DEFECTS)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    jobs = [("correct", dt, b, s) for dt in ("float32", "float64") for b in args.budgets for s in range(args.seeds)]
-    jobs += [(v, dt, "default", s) for v in DEFECTS for dt in ("float32", "float64") for s in range(args.defect_seeds)]
+    jobs = [(v, dt, b, s) for v in args.correct for dt in ("float32", "float64") for b in args.budgets
+            for s in range(args.seeds)]
+    jobs += [(v, dt, "default", s) for v in args.defects for dt in ("float32", "float64") for s in range(args.defect_seeds)]
     with ThreadPoolExecutor(args.workers) as pool:
         results = list(pool.map(lambda j: run(*j), jobs))
     if args.json:
@@ -69,7 +74,7 @@ def main() -> int:
         claims = max((len(r.get("verdicts", {})) for r in rs), default=0)
         print(f"{variant:18} {dtype:8} {budget:9} {claims:>6} {len(rs):>5} {len(refuted):>7}  {'; '.join(seen)}"
               + (f"  FAILED RUNS {len(failed)}" if failed else ""))
-        bad += len(failed) + (len(refuted) if variant == "correct" else len(rs) - len(refuted))
+        bad += len(failed) + (len(refuted) if variant in CORRECT else len(rs) - len(refuted))
     print(f"\n{bad} run(s) off: a refutation of the correct module, a defect not refuted, or a failed run")
     return 1 if bad else 0
 

@@ -33,6 +33,14 @@ def apply_rotary(x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
     return _rotary(x, pos, _inverse_frequencies(x.shape[-1], x.dtype))
 
 
+def apply_rotary_xpos(x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
+    """The query side of xpos (scale base 512): the rotation, then plane i scaled by zeta_i^(pos / 512)."""
+    d = x.shape[-1]
+    zeta = (torch.arange(0, d, 2, dtype=x.dtype) + 0.4 * d) / (1.4 * d)
+    scale = zeta ** (pos[..., None] / 512)
+    return _rotary(x, pos, _inverse_frequencies(d, x.dtype)) * torch.cat((scale, scale), -1)
+
+
 def apply_rotary_wrong_frequency(x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
     """Planted defect: the first plane's frequency is off (base^(-2/d) where base^0 was meant)."""
     inv_freq = _inverse_frequencies(x.shape[-1], x.dtype) * 0.75

@@ -111,6 +111,22 @@ def test_precision_is_recorded_and_a_float32_rotation_is_not_refuted_for_its_rou
     assert _verdicts(shipped, ["T2.7"])["T2.7"] in (Verdict.holds, Verdict.consistent)
 
 
+def test_a_decay_declared_on_the_command_line_is_divided_out_and_an_undeclared_one_is_refuted(shipped):
+    """xpos code bound as `rotary` with decay=xpos:512: the rotation underneath satisfies RoPE's rotations;
+    the same code bound without the declaration is a scaling the claim does not allow."""
+    claim = "ESPR.Text-rope-rotations"
+    options = f"rotary={USER}:apply_rotary_xpos,pairing=half,displacement=ri-rj"
+    try:
+        (binding,) = load_bindings([options + ",decay=xpos:512"], directory=REPO)
+        assert binding.describe()["decay"] == "xpos:512"
+        assert run_claim(compile_checked(shipped, shipped.claims[claim]), budget="quick", seed=0).verdict is Verdict.holds
+        roles.unbind_all()
+        load_bindings([options], directory=REPO)
+        assert run_claim(compile_checked(shipped, shipped.claims[claim]), budget="quick", seed=0).verdict is Verdict.refuted
+    finally:
+        roles.unbind_all()
+
+
 def test_bad_bindings_are_clear_errors(tmp_path):
     plugins.ensure_content()
     with pytest.raises(BindingError, match="unknown role 'rotery'.*rotary"):
@@ -127,6 +143,12 @@ def test_bad_bindings_are_clear_errors(tmp_path):
         load_bindings([f"rotary={USER}:apply_rotary,precision=float8"], directory=REPO)
     with pytest.raises(BindingError, match="not a callable"):
         load_bindings([f"rotary={USER}:ROTARY_CONSTANT"], directory=REPO)
+    with pytest.raises(BindingError, match="decay 'xpos:-3'.*positive scale base"):
+        load_bindings([f"rotary={USER}:apply_rotary,decay=xpos:-3"], directory=REPO)
+    with pytest.raises(BindingError, match="decay 'alibi'"):
+        load_bindings([f"rotary={USER}:apply_rotary,decay=alibi"], directory=REPO)
+    with pytest.raises(BindingError, match="role rotation takes no decay"):
+        load_bindings([f"rotation={USER}:rotation,decay=xpos:64"], directory=REPO)
 
 
 def test_a_bindings_file_is_validated_with_its_line(tmp_path):

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from ..checks.precision import made_in_float32
+from ..checks.roles import DECAY_ATTRIBUTE, Decay
 
 LAYOUTS = {"batch heads seq dim": (0, 1, 2, 3), "batch seq heads dim": (0, 2, 1, 3)}
 POSITION_KINDS = ("integer", "real")
@@ -299,6 +300,12 @@ def functions(adapter: ModuleAdapter, state: dict[str, torch.Tensor] | None = No
     }
     if type(adapter).scores is not ModuleAdapter.scores:
         made["rotary_scores"] = LayerFunction(rotary_scores, conventions, "... seq seq", precision)
+    # the decay the adapter declares: a binding of these callables divides it out (``roles.Decay``)
+    decay = None if spec.decay is None else Decay(torch.as_tensor(spec.decay).detach().to(torch.float64).reshape(-1),
+                                                  float(spec.decay_scale),
+                                                  f"the adapter's (scale base {float(spec.decay_scale):g})")
     for made_function in made.values():  # the callables say it themselves, as `plugin.computes_in` does
         made_function.function.pyverify_precision = precision
+        if decay is not None:
+            setattr(made_function.function, DECAY_ATTRIBUTE, decay)
     return made

@@ -10,6 +10,7 @@ running pyverify, never from a registry. One entry::
       conventions: {pairing: half, displacement: ri-rj}
       layout: query-major                # where the role has layouts
       precision: float32                 # the arithmetic the code runs in (default float64)
+      decay: xpos:512                    # a decay the code applies by design (xpos, scale base 512)
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Callable
 
-from .roles import LAYOUT, Binding, BindingError, bind
+from .roles import LAYOUT, Binding, BindingError, bind, parse_decay
 
-ENTRY_KEYS = ("target", "conventions", "layout", "precision")
+ENTRY_KEYS = ("target", "conventions", "layout", "precision", "decay")
 
 
 def import_target(spec: str, where: str, base: Path | None = None) -> Callable:
@@ -72,15 +73,16 @@ def _entry(role: str, entry: Any, where: str, base: Path | None) -> Binding:
     if entry.get("layout") is not None:
         conventions[LAYOUT] = str(entry["layout"])
     precision = str(entry.get("precision", "float64"))
+    decay = parse_decay(entry["decay"], where) if entry.get("decay") is not None else None
     from .roles import ROLES
 
     if role not in ROLES:  # before importing anything
         raise BindingError(f"{where}: unknown role {role!r}; the roles are: {', '.join(sorted(ROLES)) or 'none'}")
-    return bind(role, import_target(target, where, base), target, conventions, precision, where)
+    return bind(role, import_target(target, where, base), target, conventions, precision, where, decay)
 
 
 def parse_cli(text: str) -> tuple[str, dict[str, Any]]:
-    """``ROLE=TARGET[,key=value...]`` -> (role, entry); keys: the role's conventions, layout, precision."""
+    """``ROLE=TARGET[,key=value...]`` -> (role, entry); keys: the role's conventions, layout, precision, decay."""
     role, eq, rest = text.partition("=")
     target, *options = rest.split(",")
     if not eq or not role or not target:
@@ -90,7 +92,7 @@ def parse_cli(text: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = option.partition("=")
         if not eq or not key or not value:
             raise BindingError(f"--bind {text}: option {option!r} is not key=value")
-        if key in ("layout", "precision"):
+        if key in ("layout", "precision", "decay"):
             entry[key] = value
         else:
             entry["conventions"][key] = value

@@ -322,12 +322,13 @@ def unloaded_plugin_problems(registry: Registry) -> list[Problem]:
     return problems
 
 
-def register_role(name: str, function: str, doc: str, conventions: Any = None, layouts: Iterable[str] = ()) -> None:
+def register_role(name: str, function: str, doc: str, conventions: Any = None, layouts: Iterable[str] = (),
+                  decay: Callable | None = None) -> None:
     from .roles import BindingError, register_role as add_role
 
     ensure_content()
     try:
-        add_role(name, function, doc, conventions, tuple(layouts), _owner().name)
+        add_role(name, function, doc, conventions, tuple(layouts), _owner().name, decay)
     except BindingError as exc:
         raise PluginError(str(exc)) from None
 

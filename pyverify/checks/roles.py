@@ -13,6 +13,12 @@ precision. While it is active, every check that calls the role's function resolv
 no check is copied, and a convention declared wrongly is mapped wrongly, so it is refuted like a bug.
 The precision a binding declares is the bound record's internal precision (``Function.precision``): the
 engine's one precision model (``checks/precision.py``, ``engine/scoring.py``) judges its results at it.
+
+A binding may also declare a **decay**: a per-plane factor the code applies on top of the role's mechanism
+by design (xpos scales the query at position p by zeta_i^(p/s) in plane i and the key by its inverse). A
+role that can take one says how to divide it out (``Role.decay``); the claims then judge the mechanism
+underneath, and a decay applied otherwise than declared (on the wrong side, twice, not at all) is left
+in the results, where it is refuted and named (``engine/diagnose.py``).
 """
 
 from __future__ import annotations
@@ -33,6 +39,68 @@ from .failures import guarded
 
 Converter = Callable[[Callable, str, str], Callable]  # (fn computing under `have`, have, want) -> fn under `want`
 LAYOUT = "layout"  # the pseudo-convention of a role's layouts (the order of its inputs' / output's axes)
+DECAY_ATTRIBUTE = "pyverify_decay"  # a callable's own declaration of its decay (a Decay)
+XPOS_ZETA_SHIFT = 0.4  # xpos's zeta_i = (2i + 0.4 d) / (1.4 d), i < d/2
+
+
+@dataclass(frozen=True)
+class Decay:
+    """A per-plane, position-dependent factor applied on top of a rotation: the query at position p scaled
+    by zeta_i^(p / scale) in plane i, the key by zeta_i^(-p / scale), so a logit decays as
+    zeta_i^((p_q - p_k) / scale). ``zeta``: a (planes,) tensor, or a callable giving it for a head size d."""
+
+    zeta: Any
+    scale: float
+    name: str = "declared"
+
+    @classmethod
+    def xpos(cls, scale: float) -> "Decay":
+        """xpos's decay (zeta_i = (2i + 0.4 d) / (1.4 d)) with scale base ``scale``."""
+        def zeta(d: int) -> torch.Tensor:
+            return (torch.arange(0, d, 2, dtype=torch.float64) + XPOS_ZETA_SHIFT * d) / ((1 + XPOS_ZETA_SHIFT) * d)
+        return cls(zeta, float(scale), f"xpos:{scale:g}")
+
+    def planes(self, d: int) -> torch.Tensor:
+        """(d/2,) float64: zeta for vectors of size d."""
+        zeta = self.zeta(d) if callable(self.zeta) else self.zeta
+        zeta = torch.as_tensor(zeta).detach().to(torch.float64).reshape(-1)
+        if zeta.numel() != d // 2:
+            raise ValueError(f"the declared decay has {zeta.numel()} planes; vectors of size {d} have {d // 2}")
+        return zeta
+
+    def rates(self, d: int) -> torch.Tensor:
+        """(d/2,) log(zeta_i) / scale: the query's factor in plane i at position p is exp(rate_i p)."""
+        return self.planes(d).log() / self.scale
+
+    def factor(self, positions: torch.Tensor, d: int, side: str) -> torch.Tensor:
+        """(..., n, d/2) the factor of each plane at positions (..., n), on the ``side`` "query" or "key"."""
+        sign = 1.0 if side == "query" else -1.0
+        pos = torch.as_tensor(positions)
+        pos = pos.to(torch.float64) if not pos.is_floating_point() else pos
+        return torch.exp(sign * pos.unsqueeze(-1) * self.rates(d).to(pos.dtype))
+
+    def describe(self) -> str:
+        return self.name if self.name != "declared" else f"declared (scale {self.scale:g})"
+
+
+def declared_decay(target: Any, where: str) -> Decay | None:
+    """The decay a callable declares itself (``pyverify_decay``), if any."""
+    decay = getattr(target, DECAY_ATTRIBUTE, None)
+    if decay is not None and not isinstance(decay, Decay):
+        raise BindingError(f"{where}: {DECAY_ATTRIBUTE} must be a pyverify Decay, not {type(decay).__name__}")
+    return decay
+
+
+def parse_decay(text: str, where: str) -> Decay:
+    """``xpos:SCALE`` (xpos's decay with scale base SCALE), the form a binding option or entry takes."""
+    kind, _, scale = str(text).partition(":")
+    try:
+        value = float(scale)
+    except ValueError:
+        value = float("nan")
+    if kind != "xpos" or not value > 0 or value == float("inf"):
+        raise BindingError(f"{where}: decay {text!r}: expected xpos:SCALE with a positive scale base, e.g. xpos:512")
+    return Decay.xpos(value)
 
 
 class BindingError(ValueError):
@@ -50,6 +118,9 @@ class Role:
     conventions: Mapping[str, tuple[str, Converter]] = field(default_factory=dict)
     layouts: tuple[str, ...] = ()  # accepted layout names, the first the reference's own
     owner: str = ""
+    # (fn, decay, the binding's conventions) -> fn with the declared decay divided out, computing the role's
+    # mechanism alone; None: the role takes no decay
+    decay: Callable[[Callable, Decay, Mapping[str, str]], Callable] | None = None
 
     def values(self, key: str) -> tuple[str, ...]:
         return self.layouts if key == LAYOUT else CONVENTIONS[key]
@@ -59,7 +130,7 @@ ROLES: dict[str, Role] = {}
 
 
 def register_role(name: str, function: str, doc: str, conventions: Mapping[str, tuple[str, Converter]] | None = None,
-                  layouts: tuple[str, ...] = (), owner: str = "") -> Role:
+                  layouts: tuple[str, ...] = (), owner: str = "", decay: Callable | None = None) -> Role:
     if not isinstance(name, str) or not name.replace("_", "").isalnum():
         raise BindingError(f"role {name!r}: a name of letters, digits and underscores")
     if function not in vocabulary.VOCABULARY:
@@ -80,7 +151,9 @@ def register_role(name: str, function: str, doc: str, conventions: Mapping[str, 
     taken = next((r.name for r in ROLES.values() if r.function == function and r.name != name), None)
     if taken:
         raise BindingError(f"role {name}: function {function} already has the role {taken}")
-    role = Role(name, function, doc.strip(), table, tuple(layouts), owner)
+    if decay is not None and not callable(decay):
+        raise BindingError(f"role {name}: `decay` is a callable (fn, decay, conventions) -> fn, or None")
+    role = Role(name, function, doc.strip(), table, tuple(layouts), owner, decay)
     ROLES[name] = role
     return role
 
@@ -93,6 +166,7 @@ class Binding:
     conventions: Mapping[str, str]  # what the user's code computes under (layout included)
     precision: str = "float64"
     origin: str = "--bind"  # where it was declared (file:line, pyproject.toml, --bind)
+    decay: Decay | None = None  # the decay the code applies by design, divided out before any claim judges it
 
     @property
     def dtype(self) -> torch.dtype:
@@ -112,11 +186,14 @@ class Binding:
         return {"role": self.role.name, "function": self.role.function, "target": self.spec,
                 "conventions": {k: v for k, v in self.conventions.items() if k != LAYOUT},
                 "layout": self.layout or (self.role.layouts[0] if self.role.layouts else None),
-                "precision": precisions.name(self.computes_in), "declared_in": self.origin}
+                "precision": precisions.name(self.computes_in), "declared_in": self.origin,
+                "decay": self.decay.describe() if self.decay is not None else None}
 
     def adapted(self, wanted: Mapping[str, str]) -> Callable:
         """The user's callable computing under the claim's conventions ``wanted`` (unset keys: the reference's)."""
         fn = _in_precision(self.target, self.dtype) if self.dtype != torch.float64 else self.target
+        if self.decay is not None:  # in the code's own conventions, before any is mapped
+            fn = self.role.decay(fn, self.decay, self.conventions)
         for key, (reference, convert) in self.role.conventions.items():
             have = self.conventions.get(key, reference)
             want = reference if key == LAYOUT else wanted.get(key, reference)
@@ -241,8 +318,9 @@ ACTIVE: dict[str, Binding] = {}  # function name -> its binding
 
 
 def bind(role_name: str, target: Callable, spec: str, conventions: Mapping[str, str] | None = None,
-         precision: str = "float64", origin: str = "--bind") -> Binding:
-    """Activate one binding (checked before anything runs)."""
+         precision: str = "float64", origin: str = "--bind", decay: Decay | None = None) -> Binding:
+    """Activate one binding (checked before anything runs). ``decay``: declared by the binding; else the
+    one the callable declares itself (``pyverify_decay``), if any."""
     role = ROLES.get(role_name)
     if role is None:
         raise BindingError(f"{origin}: unknown role {role_name!r}; the roles are: {', '.join(sorted(ROLES)) or 'none'}")
@@ -260,7 +338,10 @@ def bind(role_name: str, target: Callable, spec: str, conventions: Mapping[str, 
     if role.function in ACTIVE and ACTIVE[role.function].spec != spec:
         raise BindingError(f"{origin}: role {role.name} is already bound to {ACTIVE[role.function].spec} "
                            f"({ACTIVE[role.function].origin})")
-    binding = Binding(role, target, spec, conventions, precision, origin)
+    decay = decay if decay is not None else declared_decay(target, origin)
+    if decay is not None and role.decay is None:
+        raise BindingError(f"{origin}: role {role.name} takes no decay; {spec} declares one ({decay.describe()})")
+    binding = Binding(role, target, spec, conventions, precision, origin, decay)
     ACTIVE[role.function] = binding
     vocabulary.SUBSTITUTES[role.function] = binding.substitute
     return binding

@@ -4,14 +4,17 @@ violated identity (float64 tensors) and over the same sides evaluated at chosen 
 each says nothing where the sides agree, so a correct implementation never gets a diagnosis.
 
 The shapes: a transposition, two hypotheses exchanged (a reversed displacement sign), a constant factor,
-one rotation plane (a frequency) wrong, a row or column pattern (queries against keys), a defect that
-enters through one hypothesis alone, a product of sums in place of a dot product, and a value that
-depends on the call history (a cache).
+one rotation plane (a frequency) wrong, a factor per plane growing with the position (a decay, compared
+with the one the binding declares), a row or column pattern (queries against keys), a defect that enters
+through one hypothesis alone, a product of sums in place of a dot product, and a value that depends on
+the call history (a cache).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from typing import Callable
 
 import torch
 
@@ -43,8 +46,12 @@ class RelationProbe:
     sum_fixed: dict[str, Pair] = field(default_factory=dict)  # one vector moved with its sum kept
     half_zeroed: dict[str, Pair] = field(default_factory=dict)  # one vector with its even entries at 0
     others: list[Pair] = field(default_factory=list)  # fresh instances of the hypotheses
+    others_scalars: list[dict[str, float]] = field(default_factory=list)  # their scalar hypotheses, in order
     vectors: dict[str, torch.Tensor] = field(default_factory=dict)  # the witness's vector hypotheses
     scalars: dict[str, float] = field(default_factory=dict)  # the witness's scalar hypotheses
+    # the decay a binding of the claim's code declares: head size d -> (d/2,) rates log(zeta_i) / scale
+    # (the query's factor in plane i at position p is exp(rate_i p)); None: none declared
+    decay_rates: Callable[[int], torch.Tensor] | None = None
 
 
 def _size(x: torch.Tensor) -> float:
@@ -163,6 +170,90 @@ def one_plane(p: RelationProbe) -> str | None:
     return None
 
 
+def _plane_factors(lhs: torch.Tensor, rhs: torch.Tensor) -> tuple[str, torch.Tensor] | None:
+    """(pairing, (d/2,) factors c_i) with left = c_i · right in every plane i of one pairing, where the
+    right side is nonzero in every plane; None when no pairing splits the sides so."""
+    if lhs.shape != rhs.shape or lhs.dim() == 0 or lhs.shape[-1] < 2 or lhs.shape[-1] % 2 or lhs.is_complex() \
+            or rhs.is_complex() or not (torch.isfinite(lhs).all() and torch.isfinite(rhs).all()):
+        return None
+    d = lhs.shape[-1]
+    h = d // 2
+    for pairing, order in (("adjacent", [c for i in range(h) for c in (2 * i, 2 * i + 1)]),
+                           ("half", [c for i in range(h) for c in (i, i + h)])):
+        left = lhs[..., order].reshape(-1, h, 2).transpose(0, 1).reshape(h, -1)
+        right = rhs[..., order].reshape(-1, h, 2).transpose(0, 1).reshape(h, -1)
+        energy = (right * right).sum(1)
+        if bool((energy <= 0).any()):
+            return None
+        c = (left * right).sum(1) / energy
+        if close(left, c[:, None] * right):
+            return pairing, c
+    return None
+
+
+# what a fitted decay of k times the declared one means: the decay the code applies, against the declared
+DECAY_MULTIPLES = {
+    -2: ("is applied to the wrong side: the code divides the query by the declared factor and multiplies "
+         "the key (xpos's ζ^(p/s) and ζ^(−p/s) exchanged) — apply the decay to the query and its inverse to "
+         "the key"),
+    -1: "is not applied at all, though the binding declares it — apply it, or drop the declaration",
+    1: "is applied twice — apply it once, or declare the decay the code really applies",
+}
+
+
+def plane_decay(p: RelationProbe) -> str | None:
+    """Each plane's left side is its right side times a factor of its own, growing or shrinking with the
+    position: a decay (xpos) where the claim has a rotation. Against a decay the binding declares (divided
+    out before the claim ran), the rate left over says how the code applied it."""
+    lhs, rhs = p.at_witness
+    found = _plane_factors(lhs, rhs)
+    if found is None:
+        return None
+    pairing, c = found
+    if bool((c <= 0).any()) or bool(((c - 1).abs() <= EQUAL_RTOL).all()):
+        return None
+    positions = [(n, v) for n, v in p.scalars.items() if v != 0]
+    if len(positions) != 1:
+        return None
+    name, at = positions[0]
+    rates = c.log() / at
+    factors = ", ".join(_num(float(x)) for x in c)
+    if p.decay_rates is not None:
+        try:
+            declared = p.decay_rates(lhs.shape[-1]).to(rates.dtype)
+        except ValueError:
+            declared = None
+        if declared is not None and bool((declared != 0).all()):
+            multiple = rates / declared
+            for k, meaning in DECAY_MULTIPLES.items():
+                if bool(((multiple - k).abs() <= 1e-3 * abs(k)).all()):
+                    return (f"plane by plane ({pairing} pairing), {p.left} is {p.right} times ({factors}) at "
+                            f"{name} = {_num(at)}: exp({k} × the declared decay's rate × {name}) in every plane. "
+                            f"The decay the binding declares {meaning}.")
+    if c.numel() >= 2 and not bool(((c - c[0]).abs() <= 1e-3 * c.abs().max()).all()):
+        shown = ", ".join(_num(math.exp(float(r))) for r in rates)
+        return (f"plane by plane ({pairing} pairing), {p.left} is {p.right} times its own factor ({factors}) at "
+                f"{name} = {_num(at)}, i.e. ({shown})^{name}: a per-plane decay (xpos-like) where the claim has an "
+                "orthogonal rotation. If the code means it, declare it in the binding (decay=xpos:SCALE, or "
+                "pyverify_decay); else find the factor applied per plane.")
+    # one factor for every plane: a decay only if the same rate explains the fresh instances, at their own
+    # positions (else a constant factor, said elsewhere)
+    agreeing = 0
+    for pair, scalars in zip(p.others, p.others_scalars):
+        there, elsewhere = _plane_factors(*pair), scalars.get(name, 0.0)
+        if there is None or there[0] != pairing or elsewhere == 0 or bool((there[1] <= 0).any()):
+            return None
+        if not bool(((there[1].log() / elsewhere - rates).abs() <= 1e-3 * rates.abs().max()).all()):
+            return None
+        agreeing += 1
+    if agreeing < 2:
+        return None
+    return (f"{p.left} is {p.right} times {_num(math.exp(float(rates.mean())))}^{name} at every instance tried "
+            f"({factors} at {name} = {_num(at)}): a factor that grows with the position (a decay, xpos-like) where "
+            "the claim has an orthogonal rotation. If the code means it, declare it in the binding "
+            "(decay=xpos:SCALE, or pyverify_decay); else find where the vectors are scaled by their position.")
+
+
 def _agreeing(diff: torch.Tensor, sides: tuple[torch.Tensor, torch.Tensor], scale: float, dim: int) -> list[int]:
     """The rows (dim=1) or columns (dim=0) in which the sides agree and are not both zero (a row of a zero
     query agrees whatever the defect: it says nothing)."""
@@ -232,9 +323,12 @@ def through_entries(p: RelationProbe) -> str | None:
         alive = torch.maximum(lhs.abs(), rhs.abs()) > EQUAL_RTOL * scale
         columns, rows = list(range(0, lhs.shape[1], 2)), list(range(0, lhs.shape[0], 2))
         if _follows(agree.all(0), alive.any(0), columns):
+            decay = (f", or scaled by a decay of {name} on the wrong side (the binding declares a decay)"
+                     if p.decay_rates is not None else "")
             return (f"with {name} set to 0 at entries {', '.join(map(str, columns))}, the sides agree in exactly "
                     f"those columns: the keys are treated wrongly through their {name} — a key rotated by -{name} "
-                    f"(a key-only sign flip) or at another position; check the keys' rotation.")
+                    f"(a key-only sign flip) or at another position{decay}; check the keys' rotation"
+                    + (" and decay." if decay else "."))
         if _follows(agree.all(1), alive.any(1), rows):
             return (f"with {name} set to 0 at entries {', '.join(map(str, rows))}, the sides agree in exactly those "
                     f"rows: the queries are treated wrongly through their {name} — check the queries' rotation.")
@@ -307,7 +401,7 @@ def call_history(p: RelationProbe) -> str | None:
 
 
 RECOGNISERS = (("transposed", transposed), ("exchanged", exchanged), ("constant-factor", constant_factor),
-               ("one-plane", one_plane), ("rows-columns", rows_columns), ("enters-through", enters_through),
+               ("one-plane", one_plane), ("plane-decay", plane_decay), ("rows-columns", rows_columns), ("enters-through", enters_through),
                ("through-entries", through_entries),
                ("product-of-sums", product_of_sums))
 

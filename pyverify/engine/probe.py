@@ -108,6 +108,11 @@ def _variations(comp: Compiled, values: dict, seed: int) -> dict[str, Any]:
     return out
 
 
+def _scalars(values: dict) -> dict[str, float]:
+    """The scalar hypotheses of one instance (batch axis of 1)."""
+    return {n: float(v[0]) for n, v in values.items() if torch.is_tensor(v) and v.dim() == 1}
+
+
 def _fresh(comp: Compiled, seed: int, wanted: list[int]) -> list[tuple[dict, list[Pair]]]:
     """The identities at a few fresh instances that meet the assumptions, with those instances' values."""
     gen = torch.Generator().manual_seed(seed + 1)
@@ -136,6 +141,8 @@ def diagnose_witness(comp: Compiled, values: dict, violated: list[int], names: l
     """The diagnosis of a counterexample: ``values`` its hypotheses (batch axis of 1), ``violated`` the
     indices of its violated identities, ``names`` the (left, right) text of every relation."""
     texts = [r.text for r in comp.relations]
+    decays = {b.decay for b in roles.bindings_of(comp.functions) if b.decay is not None}
+    decay_rates = next(iter(decays)).rates if len(decays) == 1 else None  # two decays: none to compare with
     with roles.recording() as calls:
         first = _pairs(comp, values, violated)
     if first is None:
@@ -164,8 +171,9 @@ def diagnose_witness(comp: Compiled, values: dict, violated: list[int], names: l
             sum_fixed={key: got[k] for key, got in done["sum_fixed"].items() if got is not None},
             half_zeroed={key: got[k] for key, got in done["half_zeroed"].items() if got is not None},
             others=[pairs[k] for _, pairs in fresh], vectors=vectors,
-            scalars={n: float(v[0]) for n, v in values.items() if torch.is_tensor(v) and v.dim() == 1},
-            base=None if done["base"][""] is None else done["base"][""][k])
+            others_scalars=[_scalars(v) for v, _ in fresh],
+            scalars=_scalars(values),
+            base=None if done["base"][""] is None else done["base"][""][k], decay_rates=decay_rates)
         diagnoses += diagnose(probe)
         where = where_they_differ(*first[k])
         if where is not None:

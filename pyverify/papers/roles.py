@@ -115,19 +115,55 @@ def _rotor(fn: Callable, have: str, want: str) -> Callable:
     return call
 
 
+def _per_coordinate(planes: torch.Tensor, pairing: str) -> torch.Tensor:
+    """(..., d/2) one value per plane -> (..., d) per coordinate: plane i is (i, i + d/2) in the half
+    pairing, (2i, 2i + 1) in the adjacent one."""
+    return torch.cat((planes, planes), dim=-1) if pairing == "half" else planes.repeat_interleave(2, dim=-1)
+
+
+def _undo_decay_of_rotary(fn: Callable, decay: Any, conventions: dict) -> Callable:
+    """A query-side rotary map that scales plane i by zeta_i^(p/s) on top of the rotation, divided by it."""
+    pairing = conventions.get("pairing", "adjacent")
+
+    @functools.wraps(fn)
+    def call(x: torch.Tensor, pos: torch.Tensor, *args: Any, **kwargs: Any) -> torch.Tensor:
+        out = fn(x, pos, *args, **kwargs)
+        return out / _per_coordinate(decay.factor(pos, x.shape[-1], "query"), pairing).to(out.dtype)
+
+    return call
+
+
+def _undo_decay_of_scores(fn: Callable, decay: Any, conventions: dict) -> Callable:
+    """Rotary scores whose query i and key j are scaled by zeta^(p_i/s) and zeta^(-p_j/s) plane by plane,
+    given queries and keys divided by those factors beforehand: the logits of the rotation alone (the
+    factors act on each plane, which the rotation keeps)."""
+    pairing = conventions.get("pairing", "adjacent")
+
+    @functools.wraps(fn)
+    def call(q: torch.Tensor, k: torch.Tensor, pos: torch.Tensor, *args: Any, **kwargs: Any) -> torch.Tensor:
+        d = q.shape[-1]
+        q = q / _per_coordinate(decay.factor(pos, d, "query"), pairing).to(q.dtype)
+        k = k / _per_coordinate(decay.factor(pos, d, "key"), pairing).to(k.dtype)
+        return fn(q, k, pos, *args, **kwargs)
+
+    return call
+
+
 SCORES = ("query-major", "key-major")
 
 ROLES = {
     "rotation": dict(function="R_str", doc="R(L, r) -> (d, d): the rotation at position r (d_c,) of the generators "
                      "L (d_c, d, d), exp(sum_k r_k L_k) in the reference", conventions={"displacement": ("rj-ri", _negate(1))}),
     "rotary": dict(function="rope", doc="rope(x, pos) -> (..., n, d): the rotary embedding of x (..., n, d) at integer "
-                   "or real positions pos (..., n), frequencies 10000^(-2i/d)",
-                   conventions={"pairing": ("adjacent", _pairing), "displacement": ("rj-ri", _negate(1))}),
+                   "or real positions pos (..., n), frequencies 10000^(-2i/d); with a declared decay, the query's side",
+                   conventions={"pairing": ("adjacent", _pairing), "displacement": ("rj-ri", _negate(1))},
+                   decay=_undo_decay_of_rotary),
     "rotary_scores": dict(function="rope_scores", doc="scores(q, k, pos) -> (..., n, n): the pre-softmax logits of "
                           "rotary self-attention, rope(q, pos) rope(k, pos)^T / sqrt(d); q, k (..., n, d) of one sequence at "
                           "positions pos (..., n)",
                           conventions={"pairing": ("adjacent", _pairing_of_scores), "displacement": ("rj-ri", _negate(2)),
-                                       "layout": ("query-major", _transpose_scores)}, layouts=SCORES),
+                                       "layout": ("query-major", _transpose_scores)}, layouts=SCORES,
+                          decay=_undo_decay_of_scores),
     "structured_rotary": dict(function="rstr_apply", doc="apply(x, r, U, freqs) -> (..., n, d): R(r_i) x_i in U's "
                               "basis, x (..., n, d), r (..., n, d_c), U (d, d) or None, freqs (d_c, m)",
                               conventions={"displacement": ("rj-ri", _negate(1))}),
