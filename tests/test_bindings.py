@@ -317,3 +317,25 @@ def test_a_float32_binding_does_not_widen_the_hypotheses():
              "assert": "vnorm(rope(outer(ones(1), x), p)[0]) / (1 - q) >= 0"}
     _bind("rotary", user.apply_rotary, ROTARY, precision="float32")
     assert run_claim(compiled_claim(check), budget="quick").verdict is Verdict.vacuous
+
+
+def test_forkserver_workers_keep_the_decay_a_binding_declares(shipped, monkeypatch):
+    """Workers that cannot be forked bind again from what the parent hands over: a decay declared by the
+    option (decay=xpos:512) must reach them, or the xpos code would be refuted there for its decay."""
+    import multiprocessing as mp
+
+    from pyverify.engine import check_claims, parallel
+
+    def forkserver():
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(parallel._PRELOAD)
+        return ctx, True
+
+    monkeypatch.setattr(parallel, "_context", forkserver)
+    try:
+        load_bindings([f"rotary={USER}:apply_rotary_xpos,pairing=half,displacement=ri-rj,decay=xpos:512"],
+                      directory=REPO)
+        results = check_claims(shipped, ["ESPR.Text-rope-rotations", "ESPR.Def-R2-J"], budget="quick", jobs=2)
+        assert {r.verdict for r in results} <= {Verdict.holds, Verdict.consistent}, [r.message for r in results]
+    finally:
+        roles.unbind_all()

@@ -22,14 +22,27 @@ def _init(registry, plugins: list[tuple[str, str, str]], bindings: list[tuple] =
     global _REG
     if registry is not None:
         from ..checks.binding_sources import import_target
-        from ..checks.plugins import load_plugin
-        from ..checks.roles import bind
+        from ..checks.plugins import ensure_content, load_plugin
+        from ..checks.roles import bind, parse_decay
 
         for origin, opted_in_by, name in plugins:
             load_plugin(origin, opted_in_by, name)
-        for role, spec, conventions, precision, where in bindings:
-            bind(role, import_target(spec, where), spec, dict(conventions), precision, where)
+        if bindings:
+            ensure_content()  # the roles are the content's: a forkserver worker has not loaded it yet
+        for role, spec, conventions, precision, where, decay in bindings:
+            bind(role, import_target(spec, where), spec, dict(conventions), precision, where,
+                 parse_decay(decay, where) if decay is not None else None)
         _REG = registry
+
+
+def _declared_text(binding) -> str | None:
+    """The text of a decay the binding declared itself (``xpos:S``); None when none or the callable's own."""
+    from ..checks.roles import DECAY_ATTRIBUTE
+
+    decay = binding.decay
+    if decay is None or getattr(binding.target, DECAY_ATTRIBUTE, None) is decay:
+        return None
+    return decay.name
 
 
 def _one(args):
@@ -70,7 +83,10 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
     plugins = [(p.origin, p.opted_in_by, p.name) for p in LOADED.values() if not p.content]
     from ..checks.roles import ACTIVE
 
-    bindings = [(b.role.name, b.spec, tuple(b.conventions.items()), b.precision, b.origin) for b in ACTIVE.values()]
+    # a decay the binding declared (decay=xpos:S) travels as its text; one the callable declares itself is
+    # read from the callable again
+    bindings = [(b.role.name, b.spec, tuple(b.conventions.items()), b.precision, b.origin, _declared_text(b))
+                for b in ACTIVE.values()]
     _REG = reg  # inherited by forked workers; a forkserver worker receives it pickled
     work = sorted(claims, key=_cost_rank)
     by_id = {}
