@@ -54,11 +54,14 @@ __all__ = ["function", "computes_in", "PRECISIONS", "role", "Decay", "decays", "
 def function(name: str, torch_impl: Callable | None = None, *, doc: str, sympy: Callable | None = None,
              ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
              condition: Callable | None = None, failures: str = "claim", context: bool = False,
-             precision: Any = None) -> Any:
+             precision: Any = None, through: dict[str, str] | None = None) -> Any:
     """Register ``torch_impl`` as function ``name`` of the check language; without ``torch_impl``, a
-    decorator. The implementation works on ONE instance (the engine batches with torch.func.vmap)."""
+    decorator. The implementation works on ONE instance (the engine batches with torch.func.vmap).
+    ``through`` maps a keyword of the implementation to a function of the language it is defined through
+    (``{"logits": "euclidean_logits"}``): the keyword receives that function as resolved, so code bound
+    to it runs inside this one too, and a claim calling this one exercises its role."""
     options = dict(doc=doc, sympy=sympy, ball=ball, precise=precise, conventions=conventions, condition=condition,
-                   failures=failures, context=context, precision=precision)
+                   failures=failures, context=context, precision=precision, through=through)
     if torch_impl is None:
         def decorate(fn: Callable) -> Callable:
             register_function(name, fn, **options)

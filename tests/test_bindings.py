@@ -339,3 +339,47 @@ def test_forkserver_workers_keep_the_decay_a_binding_declares(shipped, monkeypat
         assert {r.verdict for r in results} <= {Verdict.holds, Verdict.consistent}, [r.message for r in results]
     finally:
         roles.unbind_all()
+
+
+THROUGH_CLAIM = {"given": {"Q": "mat(3, 2)", "K": "mat(3, 2)"},
+                 "assert": "total(euclidean_attention(Q, K, I(3), tau=2.0)[0]) == 1"}
+LOGITS_CLAIM = {"given": {"Q": "mat(3, 2)", "K": "mat(3, 2)"},
+                "assert": "euclidean_attention(Q, K, I(3), tau=2.0) == euclidean_attention(0.5 * Q, K, I(3), tau=1.0)"}
+
+
+def test_a_function_defined_through_a_bound_one_runs_the_users_code_inside(shipped):
+    """euclidean_attention is defined through euclidean_logits (``through``): bound to the `scores` role,
+    the user's logits run inside the attention, the claim counts as exercising the role, and the record
+    carries the binding's precision and no exact meaning (those are the reference's). A defect in the
+    logits (the temperature dropped) reaches a claim about the attention; the correct logits do not."""
+    from conftest import compiled_claim
+    from precision_fixtures import hostile_roles as hostile
+
+    try:
+        roles.bind("scores", hostile.scores, "hostile:scores", {"layout": "key-major"}, "float32", "test")
+        comp = compiled_claim(LOGITS_CLAIM)
+        record = comp.functions["euclidean_attention"]
+        assert record.binding is not None and record.binding.role.name == "scores"
+        assert record.precision is torch.float32 and record.ball is None and record.precise is None
+        assert roles.exercised({"c": comp}) == {"c": ["scores"]}
+        assert run_claim(comp, budget="quick", seed=0).verdict is Verdict.holds
+        roles.unbind_all()
+        roles.bind("scores", hostile.scores_temperature_dropped, "hostile:scores_temperature_dropped",
+                   {"layout": "key-major"}, "float64", "test")
+        assert run_claim(compiled_claim(LOGITS_CLAIM), budget="quick", seed=0).verdict is Verdict.refuted
+        # a claim the defect cannot change (every row of the weights sums to 1 whatever the logits) holds
+        assert run_claim(compiled_claim(THROUGH_CLAIM), budget="quick", seed=0).verdict is Verdict.holds
+    finally:
+        roles.unbind_all()
+    # unbound, the record is the reference's own
+    assert compiled_claim(LOGITS_CLAIM).functions["euclidean_attention"] is vocabulary.VOCABULARY["euclidean_attention"]
+
+
+def test_through_is_validated_when_a_function_is_registered():
+    from pyverify import plugin
+
+    plugins.ensure_content()
+    with pytest.raises(plugins.PluginError, match="not a function of the language"):
+        plugin.function("through_unknown", lambda x, *, inner=None: x, doc="d", through={"inner": "no_such_fn"})
+    with pytest.raises(plugins.PluginError, match="fill keyword 'inner'"):
+        plugin.function("through_no_kw", lambda x: x, doc="d", through={"inner": "euclidean_logits"})

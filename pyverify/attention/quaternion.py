@@ -25,7 +25,7 @@ computed as ``4 atan2(|q - s k|, |q + s k|)`` with ``s = sign(<q, k>)``: for uni
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Callable, Literal, NamedTuple
 
 import torch
 from torch import Tensor
@@ -264,20 +264,27 @@ def gsm_logits(q: Tensor, k: Tensor, *, tau, normalize: bool = True) -> Tensor:
     return -(d * d) / (2 * tau)
 
 
-def gsm_weights(q: Tensor, k: Tensor, *, tau, normalize: bool = True) -> Tensor:
-    """Row-normalised GSM attention matrix ``P = softmax(gsm_logits)``.  -> (..., n, T), rows sum to 1."""
-    return torch.softmax(gsm_logits(q, k, tau=tau, normalize=normalize), dim=-1)
+def gsm_weights(q: Tensor, k: Tensor, *, tau, normalize: bool = True, logits: Callable | None = None) -> Tensor:
+    """Row-normalised GSM attention matrix ``P = softmax(gsm_logits)``.  -> (..., n, T), rows sum to 1.
+
+    ``logits(q, k, tau=...)``: another implementation of the GSM logits of unit quaternions to use (q and k
+    are projected to S^3 first where ``normalize``)."""
+    if logits is None:
+        return torch.softmax(gsm_logits(q, k, tau=tau, normalize=normalize), dim=-1)
+    if normalize:
+        q, k = qnormalize(q), qnormalize(k)
+    return torch.softmax(logits(q, k, tau=tau), dim=-1)
 
 
 def gsm_attention(q: Tensor, k: Tensor, v: Tensor, *, tau, normalize: bool = True,
-                  renormalize_values: bool = False) -> Tensor:
+                  renormalize_values: bool = False, weights: Callable | None = None) -> Tensor:
     """GSM attention ``y_i = sum_j P_ij v_j`` (steps 1-6).  q (..., n, 4), k (..., T, 4), v (..., T, d_v) -> (..., n, d_v).
 
     ``renormalize_values=True`` (step 6, values that are rotors, d_v = 4) maps the output back to S^3.
     """
     if v.ndim < 2 or v.shape[-2] != k.shape[-2]:
         raise ValueError(f"v must be (..., T, d_v) with T = {k.shape[-2]}, got {tuple(v.shape)}")
-    y = gsm_weights(q, k, tau=tau, normalize=normalize) @ v
+    y = (weights or gsm_weights)(q, k, tau=tau, normalize=normalize) @ v
     if renormalize_values:
         _check_last(v, 4, "v (rotor values)")
         y = qnormalize(y)
@@ -291,11 +298,12 @@ def euclidean_logits(Q: Tensor, K: Tensor, *, tau) -> Tensor:
     return (Q @ K.transpose(-1, -2)) / tau
 
 
-def euclidean_attention(Q: Tensor, K: Tensor, V: Tensor, *, tau) -> Tensor:
-    """Softmax attention with logits ``Q K^T / tau``.  -> (..., n, d_v)."""
+def euclidean_attention(Q: Tensor, K: Tensor, V: Tensor, *, tau, logits: Callable | None = None) -> Tensor:
+    """Softmax attention with logits ``Q K^T / tau``.  -> (..., n, d_v). ``logits(Q, K, tau=...)``: another
+    implementation of those logits to use."""
     if V.ndim < 2 or V.shape[-2] != K.shape[-2]:
         raise ValueError(f"V must be (..., T, d_v) with T = {K.shape[-2]}, got {tuple(V.shape)}")
-    return torch.softmax(euclidean_logits(Q, K, tau=tau), dim=-1) @ V
+    return torch.softmax((logits or euclidean_logits)(Q, K, tau=tau), dim=-1) @ V
 
 
 # ----------------------------------------------------------------------------- truncation (S7, S8)

@@ -26,6 +26,7 @@ import inspect
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
 from .. import contributions
@@ -123,7 +124,7 @@ def _check_signature(name: str, fn: Callable, keywords: Iterable[str]) -> inspec
     takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     for kw in keywords:
         if not takes_any and kw not in sig.parameters:
-            raise PluginError(f"{name}: its conventions fill keyword {kw!r}, which the implementation "
+            raise PluginError(f"{name}: its conventions or `through` fill keyword {kw!r}, which the implementation "
                               f"{name}{sig} does not accept")
     return sig
 
@@ -142,7 +143,7 @@ FAILURES = ("claim", "as-raised")
 def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Callable | None = None,
                       ball: Callable | None = None, precise: Callable | None = None, conventions: Any = (),
                       condition: Callable | None = None, failures: str = "claim", context: bool = False,
-                      precision: Any = None) -> None:
+                      precision: Any = None, through: Mapping[str, str] | None = None) -> None:
     ensure_content()
     _check_new_name(name)
     try:  # declared here, or carried by the implementation itself (``plugin.computes_in``)
@@ -156,7 +157,8 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
     if not isinstance(doc, str) or not doc.strip():
         raise PluginError(f"{name}: `doc` must say what the function computes")
     table = _convention_table(name, conventions)
-    sig = _check_signature(name, torch_impl, [kw for _, kw, _ in table])
+    calls = _through_table(name, through)
+    sig = _check_signature(name, torch_impl, [kw for _, kw, _ in table] + [kw for kw, _ in calls])
     arity = _positional_count(sig)
     if context:  # the first positional argument is the numeric context, not an argument of the language
         if arity[1] < 1:
@@ -174,9 +176,23 @@ def register_function(name: str, torch_impl: Callable, *, doc: str, sympy: Calla
     shown = doc.strip() if owner.content else f"{doc.strip()} [plugin {owner.name}]"
     record = vocabulary.Function(impl, shown, conventions=table, name=name, sympy=sympy, ball=ball, precise=precise,
                                  condition=condition, needs_ctx=context, precision=internal,
-                                 reference=owner.content)
+                                 reference=owner.content, through=calls)
     vocabulary.VOCABULARY[name] = record
     owner.functions.append(name)
+
+
+def _through_table(name: str, through: Mapping[str, str] | None) -> tuple:
+    """((keyword, function name), ...) of the functions of the language an implementation is defined
+    through; each must already be in the vocabulary."""
+    if through is None:
+        return ()
+    if not isinstance(through, Mapping):
+        raise PluginError(f"{name}: `through` maps keywords of the implementation to function names")
+    for kw, called in through.items():
+        if not isinstance(kw, str) or not kw.isidentifier() or called not in vocabulary.VOCABULARY:
+            raise PluginError(f"{name}: through {kw!r}: {called!r} is not a function of the language (register it "
+                              "first)")
+    return tuple(through.items())
 
 
 def register_sampler(cls: type) -> type:

@@ -16,6 +16,8 @@ checked against the implementation users run, not a second copy of the mathemati
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable
@@ -53,6 +55,10 @@ class Function:
 
     # the user's code bound in place of this function (checks/roles.py), else None: the reference
     binding: Any = None
+    # (keyword of the torch implementation, vocabulary name) of each function of the language its
+    # implementation is defined through: the keyword receives that function as resolved, so a binding of
+    # it reaches this one too (attention through its logits)
+    through: tuple = ()
 
     @property
     def opaque(self) -> bool:
@@ -229,14 +235,51 @@ def resolve(called: Iterable[str], conventions: Mapping[str, str] | None = None)
     """The records of the functions a check calls: the one place a name of the language is bound to an
     implementation (a compiled check evaluates through this table in every backend). The special forms,
     which the backends evaluate themselves, have no record. A function bound to the user's code resolves
-    to that code, adapted to ``conventions`` (the claim's)."""
+    to that code, adapted to ``conventions`` (the claim's); a function defined through a bound one
+    (``Function.through``) resolves to its implementation calling that code."""
     out = {}
     for name in called:
         if name in VOCABULARY:
-            record = VOCABULARY[name]
-            substitute = SUBSTITUTES.get(name)
-            out[name] = record if substitute is None else substitute(record, conventions or {})
+            out[name] = _resolve_one(VOCABULARY[name], dict(conventions or {}))
     return out
+
+
+def _resolve_one(record: Function, conventions: dict[str, str]) -> Function:
+    substitute = SUBSTITUTES.get(record.name)
+    if substitute is not None:
+        return substitute(record, conventions)
+    if not record.through:
+        return record
+    inner = {kw: _resolve_one(VOCABULARY[name], conventions) for kw, name in record.through}
+    bound = [r for r in inner.values() if r.binding is not None]
+    if not bound:
+        return record
+    from .precision import lowest
+
+    computes_in = lowest(r.precision for r in inner.values())
+    # the user's code runs inside: no exact meaning (those are the reference's), no batched-kernel path of
+    # the reference, the precision and the binding of the code it calls
+    return ThroughFunction(**{**{f.name: getattr(record, f.name) for f in dataclasses.fields(Function)},
+                              "torch": functools.partial(record.torch, **{kw: r.torch for kw, r in inner.items()}),
+                              "sympy": None, "ball": None, "precise": None, "reference": False,
+                              "binding": bound[0].binding,
+                              "precision": computes_in if computes_in != torch.float64 else None},
+                           wanted=tuple(sorted(conventions.items())))
+
+
+@dataclass
+class ThroughFunction(Function):
+    """A reference function whose implementation calls bound code (``Function.through``)."""
+
+    wanted: tuple = ()
+
+    def __reduce__(self) -> tuple:
+        return (_reresolved, (self.name, self.wanted))
+
+
+def _reresolved(name: str, wanted: tuple) -> Function:
+    """A record arriving in a worker process, which activated the same bindings."""
+    return resolve([name], dict(wanted))[name]
 
 
 def lookup(name: str) -> Function:

@@ -131,7 +131,14 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str, tuple, Callable | None]] = {
 }
 
 
+# the functions defined through another function of the language: a binding of that one (its role) runs
+# inside them too, so every claim on attention exercises the user's logits
+THROUGH = {"euclidean_attention": {"logits": "euclidean_logits"}, "gsm_weights": {"logits": "gsm_logits"},
+           "gsm_attention": {"weights": "gsm_weights"}}
+
+
 def register() -> None:
     for name, (impl, doc, conventions, condition) in FUNCTIONS.items():
         plugin.function(name, impl, doc=doc, conventions=conventions, condition=condition, failures="as-raised",
-                        sympy=SYMPY.get(name), ball=BALL.get(name), precise=PRECISE.get(name), context=name in MAKERS)
+                        sympy=SYMPY.get(name), ball=BALL.get(name), precise=PRECISE.get(name), context=name in MAKERS,
+                        through=THROUGH.get(name))
