@@ -80,6 +80,12 @@ def unexpected(r: dict) -> list[dict]:
     return [c for c in r.get("claims", []) if c["verdict"] == "refuted" and c["expect"] != "refuted"]
 
 
+def satisfied_falsely(r: dict) -> list[dict]:
+    """Claims the reference refutes (the registry expects it) that the bound code is said to satisfy: a
+    correct implementation of a false statement must not hold it."""
+    return [c for c in r.get("claims", []) if c["verdict"] in ("holds", "consistent") and c["expect"] == "refuted"]
+
+
 def _ids(rows: list[dict], pick) -> str:
     seen: dict[str, int] = {}
     for r in rows:
@@ -93,22 +99,24 @@ def summarise_correct(results: list[dict]) -> int:
     for r in results:
         groups.setdefault((r["precision"], r["budget"]), []).append(r)
     print(f"{'precision':9} {'budget':8} {'runs':>4} {'seeds':12} {'claims':>6} {'wall s/run':>14}  "
-          "unexpected refutations | inconclusive | error")
+          "unexpected refutations | false claims held | inconclusive | error")
     bad = 0
     for (precision, budget), rows in sorted(groups.items(), key=lambda kv: (PRECISIONS.index(kv[0][0]), kv[0][1])):
         ok = [r for r in rows if "failed" not in r]
         walls = [r["wall_s"] for r in rows]
         claims = sorted({len(r["claims"]) for r in ok})
         refuted = sum(len(unexpected(r)) for r in ok)
+        held = sum(len(satisfied_falsely(r)) for r in ok)
         inconclusive = sum(c["verdict"] == "inconclusive" for r in ok for c in r["claims"])
         errors = sum(c["verdict"] == "error" for r in ok for c in r["claims"])
         seeds = ",".join(str(r["seed"]) for r in sorted(rows, key=lambda r: r["seed"]))
         print(f"{precision:9} {budget:8} {len(rows):>4} {seeds:12} {'/'.join(map(str, claims)):>6} "
-              f"{min(walls):6.0f}-{max(walls):<6.0f}  {refuted} [{_ids(ok, unexpected)}] | {inconclusive} "
+              f"{min(walls):6.0f}-{max(walls):<6.0f}  {refuted} [{_ids(ok, unexpected)}] | {held} "
+              f"[{_ids(ok, satisfied_falsely)}] | {inconclusive} "
               f"[{_ids(ok, lambda r: [c for c in r['claims'] if c['verdict'] == 'inconclusive'])}] | {errors} "
               f"[{_ids(ok, lambda r: [c for c in r['claims'] if c['verdict'] == 'error'])}]"
               + (f"  FAILED RUNS: {len(rows) - len(ok)}" if len(ok) < len(rows) else ""))
-        bad += refuted + len(rows) - len(ok)
+        bad += refuted + held + len(rows) - len(ok)
     for r in results:
         for c in unexpected(r):
             print(f"  {r['precision']} {r['budget']} seed {r['seed']}: {c['id']} (bound {', '.join(c['bound'])}): "

@@ -183,3 +183,26 @@ def test_a_violation_made_of_the_codes_float32_path_alone_is_inconclusive_and_a_
     result = run_claim(compile_checked(shipped, shipped.claims["T8'.7"]), budget="quick", seed=7)
     assert result.verdict is Verdict.refuted, result.message
     assert "at float32 precision" in result.message, result.message
+
+
+def test_a_false_claim_that_holds_only_to_bfloat16_precision_is_inconclusive_not_satisfied(shipped):
+    """PE.Rem8 is false (the reference refutes it in float64, the registry's finding); against correct
+    bfloat16 code its violation lies within bfloat16's error model, and the search found none beyond it —
+    "holds at bfloat16 precision" read as the code satisfying a false statement. The reference is run on
+    the same claim: it refutes, so the verdict on the code is inconclusive at bfloat16 and says why. A true
+    claim (ESPR.Def-R2-J) stays consistent on the same code; in float64 the false one is refuted, as on the
+    reference."""
+    from pyverify.engine import check_claims
+
+    _bind("mds_encoding", "mds_encoding", "bfloat16")
+    _bind("rotary", "rotary", "bfloat16")
+    results = {r.id: r for r in check_claims(shipped, ["PE.Rem8", "ESPR.Def-R2-J"], budget="quick", seed=0)}
+    false = results["PE.Rem8"]
+    assert false.verdict is Verdict.inconclusive, false.message
+    assert "the reference refutes this claim in float64" in false.message
+    assert false.details["reference_in_float64"]["verdict"] == "refuted"
+    assert results["ESPR.Def-R2-J"].verdict is Verdict.consistent, results["ESPR.Def-R2-J"].message
+    roles.unbind_all()
+    _bind("mds_encoding", "mds_encoding", "float64")
+    (again,) = check_claims(shipped, ["PE.Rem8"], budget="quick", seed=0)
+    assert again.verdict is Verdict.refuted, again.message

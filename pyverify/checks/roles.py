@@ -347,6 +347,18 @@ def bind(role_name: str, target: Callable, spec: str, conventions: Mapping[str, 
     return binding
 
 
+@contextlib.contextmanager
+def suspended():
+    """Inside, no binding is active: every function resolves to its reference (restored on exit)."""
+    active, substitutes = dict(ACTIVE), {n: vocabulary.SUBSTITUTES.pop(n) for n in list(ACTIVE) if n in vocabulary.SUBSTITUTES}
+    ACTIVE.clear()
+    try:
+        yield
+    finally:
+        ACTIVE.update(active)
+        vocabulary.SUBSTITUTES.update(substitutes)
+
+
 def unbind_all() -> None:
     for name in ACTIVE:
         vocabulary.SUBSTITUTES.pop(name, None)

@@ -268,6 +268,18 @@ class Precision(Evidence):
 
 
 @dataclass(frozen=True)
+class ReferenceVerdict(Evidence):
+    """The reference functions' verdict on the same claim in float64, where a verdict on bound code below
+    float64 was re-examined against it (``engine/resolution.py``)."""
+
+    verdict: str
+    message: str
+
+    def details(self) -> dict[str, Any]:
+        return {"reference_in_float64": {"verdict": self.verdict, "message": self.message}}
+
+
+@dataclass(frozen=True)
 class EntailedVerdicts(Evidence):
     """The verdicts of the claims a claim about other claims entails, which decide it."""
 

@@ -16,6 +16,7 @@ from . import entailment
 from .claim import run_registry_claim
 from .evidence import ConstantEstimate, Tightness, TightnessSpread
 from .profiles import Profile, profile
+from .resolution import unresolved_below_float64
 from .result import Result
 from .sandbox import numeric_settings
 
@@ -54,6 +55,10 @@ def check_claims(registry: Registry, ids: Sequence[str] = (), budget: str | Prof
     (``TightnessSpread``); by default the profile's ``tightness_seeds``."""
     chosen = profile(budget)
     results = _check_claims(registry, ids, chosen, seed, device, jobs, progress)
+    # a claim held only to the precision of bound code below float64: the reference in float64 says
+    # whether that precision decided it (``resolution.py``)
+    results = unresolved_below_float64(
+        registry, results, lambda reg, chosen_ids: _check_claims(reg, chosen_ids, chosen, seed, device, jobs, False))
     n_seeds = tightness_seeds if tightness_seeds is not None else chosen.tightness_seeds
     if n_seeds > 1:
         results = _tightness_spread(registry, results, chosen, seed, device, jobs, n_seeds)
