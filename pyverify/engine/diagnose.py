@@ -283,9 +283,12 @@ def rows_columns(p: RelationProbe) -> str | None:
     if cols and len(cols) < m and not rows:
         zero = _where_zero(p, cols, m)
         if zero is not None:
+            decay = (f", or scaled by a decay of {zero} on the wrong side (the binding declares a decay)"
+                     if p.decay_rates is not None else "")
             return (f"the sides agree exactly in the columns whose {zero} is 0 ({', '.join(map(str, cols))}) and "
                     f"differ in the others: the keys are rotated wrongly by their {zero} — a key rotated by "
-                    f"-{zero} (a key-only sign flip) or at another position; check the keys' rotation.")
+                    f"-{zero} (a key-only sign flip) or at another position{decay}; check the keys' rotation"
+                    + (" and decay." if decay else "."))
         return (f"the sides agree in column(s) {', '.join(map(str, cols))} and differ in the others: the defect "
                 "follows the column index — check how the keys (the second index: their rotation, position or "
                 "sign) are treated.")
