@@ -43,7 +43,7 @@ DECAY_ATTRIBUTE = "pyverify_decay"  # a callable's own declaration of its decay 
 XPOS_ZETA_SHIFT = 0.4  # xpos's zeta_i = (2i + 0.4 d) / (1.4 d), i < d/2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: its zeta may be a tensor or a callable
 class Decay:
     """A per-plane, position-dependent factor applied on top of a rotation: the query at position p scaled
     by zeta_i^(p / scale) in plane i, the key by zeta_i^(-p / scale), so a logit decays as

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 import torch
 
+from .precision import lowest
 
 
 @dataclass
@@ -254,8 +255,6 @@ def _resolve_one(record: Function, conventions: dict[str, str]) -> Function:
     bound = [r for r in inner.values() if r.binding is not None]
     if not bound:
         return record
-    from .precision import lowest
-
     computes_in = lowest(r.precision for r in inner.values())
     # the user's code runs inside: no exact meaning (those are the reference's), no batched-kernel path of
     # the reference, the precision and the binding of the code it calls

@@ -121,6 +121,11 @@ def _per_coordinate(planes: torch.Tensor, pairing: str) -> torch.Tensor:
     return torch.cat((planes, planes), dim=-1) if pairing == "half" else planes.repeat_interleave(2, dim=-1)
 
 
+def _decay_factor(decay: Any, pos: torch.Tensor, like: torch.Tensor, side: str, pairing: str) -> torch.Tensor:
+    """(..., n, d) the declared decay's factor of every coordinate of vectors ``like`` (..., n, d) at ``pos``."""
+    return _per_coordinate(decay.factor(pos, like.shape[-1], side), pairing).to(like.dtype)
+
+
 def _undo_decay_of_rotary(fn: Callable, decay: Any, conventions: dict) -> Callable:
     """A query-side rotary map that scales plane i by zeta_i^(p/s) on top of the rotation, divided by it."""
     pairing = conventions.get("pairing", "adjacent")
@@ -128,7 +133,7 @@ def _undo_decay_of_rotary(fn: Callable, decay: Any, conventions: dict) -> Callab
     @functools.wraps(fn)
     def call(x: torch.Tensor, pos: torch.Tensor, *args: Any, **kwargs: Any) -> torch.Tensor:
         out = fn(x, pos, *args, **kwargs)
-        return out / _per_coordinate(decay.factor(pos, x.shape[-1], "query"), pairing).to(out.dtype)
+        return out / _decay_factor(decay, pos, out, "query", pairing)
 
     return call
 
@@ -141,9 +146,8 @@ def _undo_decay_of_scores(fn: Callable, decay: Any, conventions: dict) -> Callab
 
     @functools.wraps(fn)
     def call(q: torch.Tensor, k: torch.Tensor, pos: torch.Tensor, *args: Any, **kwargs: Any) -> torch.Tensor:
-        d = q.shape[-1]
-        q = q / _per_coordinate(decay.factor(pos, d, "query"), pairing).to(q.dtype)
-        k = k / _per_coordinate(decay.factor(pos, d, "key"), pairing).to(k.dtype)
+        q = q / _decay_factor(decay, pos, q, "query", pairing)
+        k = k / _decay_factor(decay, pos, k, "key", pairing)
         return fn(q, k, pos, *args, **kwargs)
 
     return call
