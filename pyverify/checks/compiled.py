@@ -25,7 +25,7 @@ from torch.func import vmap
 
 from .. import limits
 from ..registry import Check
-from . import dsl, precision, vocabulary
+from . import dsl, looped, precision, vocabulary
 from .kernels import KernelsInABatch
 from .failures import PluginFailure
 from .samplers import SAMPLERS, Sampler, SamplerError, parse_sampler
@@ -61,7 +61,7 @@ class TorchBackend(dsl.Backend):
     def __init__(self, ctx: TensorKwargs, functions: Mapping[str, vocabulary.Function],
                  randoms: dict[str, torch.Tensor] | None = None, keep_samples: bool = False,
                  conventions: Mapping[str, str] | None = None, conditions: list | None = None,
-                 precisions: set | None = None, amplifications: list | None = None):
+                 precisions: set | None = None, amplifications: list | None = None, looped: set | None = None):
         self.ctx = ctx
         self.functions = functions
         self.randoms = randoms or {}
@@ -72,6 +72,8 @@ class TorchBackend(dsl.Backend):
         self.amplifications = amplifications
         # collects the floating-point types the calls computed in (their results', and declared ones)
         self.precisions = precisions if precisions is not None else set()
+        # the functions that refused vmap in this check: called one instance at a time inside the batch
+        self.looped = looped if looped is not None else set()
 
     def binop(self, op, a, b):
         if op == "@" and not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
@@ -111,9 +113,16 @@ class TorchBackend(dsl.Backend):
         # (torch's unbatched float64 matrix_exp errs by 1e-11 where the batched one is exact); the user's code,
         # bound or a plugin's, runs as it runs in use, and the second path judges its rounding (``engine/paths.py``)
         batched = fn.binding is None and fn.reference and not _under_vmap(args)
-        with KernelsInABatch() if batched else contextlib.nullcontext():
-            out = fn.torch(*call_args, **merged)
         found: set = set()
+        runner = self._runner(name, fn, found)
+        try:
+            with KernelsInABatch() if batched else contextlib.nullcontext():
+                out = runner(*call_args, **merged)
+        except (RuntimeError, PluginFailure) as exc:
+            if not self._loop_after(name, fn, exc, (*call_args, *merged.values())):
+                raise
+            runner = self._runner(name, fn, found)
+            out = runner(*call_args, **merged)
         precision.collect(found, out)
         if fn.precision is not None:
             found.add(fn.precision)
@@ -126,11 +135,36 @@ class TorchBackend(dsl.Backend):
                 and (self.amplifications is not None or precision.injecting()):
             # code below float64: its rounding, amplified as much as it amplifies a move of its arguments,
             # raises its precision's error model (``scoring.precision_tol``)
-            amplified = precision.amplification(fn.torch, call_args, merged, out, computed_in)
+            amplified = precision.amplification(runner, call_args, merged, out, computed_in)
             if self.amplifications is not None:
                 self.amplifications.append(amplified)
         precision.record(name, fn.torch, call_args, merged, out, computed_in)
         return precision.inject(out, computed_in, amplified)
+
+    def _runner(self, name: str, fn: vocabulary.Function, found: set):
+        """How ``fn`` is called: itself, or, once it has refused vmap, one instance at a time inside the batch
+        (``looped.per_instance``), where each instance's result is examined for undeclared float32 as the
+        one-instance path examines it."""
+        if name not in self.looped:
+            return fn.torch
+        if fn.precision is None and fn.opaque:
+            def observed(*args, **kwargs):
+                out = fn.torch(*args, **kwargs)
+                precision.undeclared_float32(found, out)
+                return out
+            return looped.per_instance(observed)
+        return looped.per_instance(fn.torch)
+
+    def _loop_after(self, name: str, fn: vocabulary.Function, exc: BaseException, values: tuple) -> bool:
+        """Whether a call that failed under vmap is made again one instance at a time: the user's code (bound,
+        or a plugin's opaque function) that refused the batching. A reference function that refuses it leaves
+        the whole check to the one-instance path, where its kernels take their batched path."""
+        if name in self.looped or not any(looped.wrapped(v) for v in values) or not batching_refused(exc):
+            return False
+        if fn.binding is None and not fn.opaque:
+            return False
+        self.looped.add(name)
+        return True
 
     def reduce(self, name, values):
         if name == "sum":
@@ -147,7 +181,8 @@ class TorchBackend(dsl.Backend):
             raise dsl.DSLError("E(expr) takes one expression")
         if not self.randoms:
             raise dsl.DSLError("E(...) needs a random hypothesis (gaussian(...), orf(...)) in `given`")
-        inner = TorchBackend(self.ctx, self.functions, conventions=self.conventions, precisions=self.precisions)
+        inner = TorchBackend(self.ctx, self.functions, conventions=self.conventions, precisions=self.precisions,
+                             looped=self.looped)
 
         def one(rv: dict) -> torch.Tensor:
             out = dsl.evaluate(node.args[0], {**env, **rv}, inner)
@@ -229,7 +264,15 @@ class Compiled:
     conventions: Mapping[str, str] = field(default_factory=dict)
     functions: Mapping[str, vocabulary.Function] = field(default_factory=dict)  # resolved by compile_claim
     # set when vmap failed once: later batches go straight to the per-instance loop
-    unbatchable: bool = field(default=False, compare=False)
+    vmap_refused: bool = field(default=False, compare=False)
+    # the functions that refused vmap: called one instance at a time inside the batch (``looped``)
+    looped: set = field(default_factory=set, compare=False)
+
+    @property
+    def unbatchable(self) -> bool:
+        """Whether an evaluation costs a call of some code per instance (the whole check, or one function,
+        one instance at a time): the search and the Monte-Carlo judge then spend fewer evaluations."""
+        return self.vmap_refused or bool(self.looped)
 
     # ------------------------------------------------------------------ sampling
     def init_theta(self, b: int, gen: torch.Generator, ctx: TensorKwargs, degenerate: int = 0) -> dict[str, dict[str, torch.Tensor]]:
@@ -264,12 +307,12 @@ class Compiled:
         conditions: list[torch.Tensor] | None = [] if self.check.tol is None else None
         amplifications: list[torch.Tensor] | None = [] if self.check.tol is None else None
         backend = TorchBackend(ctx, self.functions, randoms, keep_samples, self.conventions, conditions, precisions,
-                               amplifications)
+                               amplifications, self.looped)
         env: dict[str, Any] = {**self.dims, **values}
         for name, node in self.where:
             env[name] = dsl.evaluate(node, env, TorchBackend(ctx, self.functions, randoms, conventions=self.conventions,
                                                             conditions=conditions, precisions=precisions,
-                                                            amplifications=amplifications))
+                                                            amplifications=amplifications, looped=self.looped))
         out = []
         for rel in self.relations + self.assumes:
             for side in (rel.lhs, rel.rhs):
@@ -295,13 +338,13 @@ class Compiled:
         found = set()
         fn = functools.partial(self._one, ctx=ctx, keep_samples=keep_samples, precisions=found)
         flat = None
-        if not self.unbatchable:
+        if not self.vmap_refused:
             try:
                 flat = vmap(fn)(values, randoms or {})
             except (RuntimeError, PluginFailure) as exc:
                 if not batching_refused(exc):
                     raise
-                self.unbatchable = True
+                self.vmap_refused = True
         if flat is None:
             # a function without a batching rule (or with a data-dependent branch): the per-instance loop
             b = _batch_size(theta, randoms)

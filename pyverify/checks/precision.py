@@ -137,8 +137,9 @@ def below_float64(dtype: torch.dtype) -> bool:
 
 def record(name: str, function: Callable, args: tuple, kwargs: dict, result: Any, dtype: torch.dtype) -> None:
     """Keep one call while ``low_precision_calls`` records, where it computed below float64 and returned a
-    tensor."""
-    if _LOW_CALLS is not None and isinstance(result, torch.Tensor) and below_float64(dtype):
+    tensor. A call under ``vmap`` (an expectation's samples) is not kept: its tensors live only inside it."""
+    if _LOW_CALLS is not None and isinstance(result, torch.Tensor) and below_float64(dtype) \
+            and not torch._C._functorch.is_functorch_wrapped_tensor(result):
         _LOW_CALLS.append(LowCall(name, function, args, kwargs, result.detach(), dtype))
 
 

@@ -205,7 +205,7 @@ def _rebuilt(compiled: CompiledClaim, ex: Expressions, check=None) -> CompiledCl
         if comp is None:
             return None
         return dataclasses.replace(comp, where=list(ex.where), relations=list(ex.relations), assumes=list(ex.assumes),
-                                   quantity=ex.quantity, baseline=ex.baseline, unbatchable=False,
+                                   quantity=ex.quantity, baseline=ex.baseline, vmap_refused=False, looped=set(),
                                    **({"check": check} if check is not None else {}))
 
     claim = compiled.claim.model_copy(update={"check": check}) if check is not None else compiled.claim
