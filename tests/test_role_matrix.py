@@ -2,7 +2,7 @@
 (tests/precision_fixtures/hostile_roles.py) bound in float32 and bfloat16, at the quick budget, one seed.
 The correct ones get no refutation the registry does not expect; a planted defect is refuted far beyond its
 precision's tolerance. And the engine's answer to code vmap cannot batch: a plain shape error of an
-in-place write under vmap, or inside an expectation, sends the evaluation one instance (one sample) at a time
+in-place write under vmap, or inside an expectation, sends that code one instance (one sample) at a time
 instead of making the claim an error.
 """
 
