@@ -112,7 +112,7 @@ class TorchBackend(dsl.Backend):
         # the reference alone on one instance: its kernels on the path they take in a batch, as under vmap
         # (torch's unbatched float64 matrix_exp errs by 1e-11 where the batched one is exact); the user's code,
         # bound or a plugin's, runs as it runs in use, and the second path judges its rounding (``engine/paths.py``)
-        batched = fn.binding is None and fn.reference and not _under_vmap(args)
+        batched = fn.binding is None and fn.reference and not any(looped.wrapped(a) for a in args)
         found: set = set()
         runner = self._runner(name, fn, found)
         try:
@@ -369,10 +369,6 @@ class Compiled:
         found: set = set()
         flat = self._one(one, rv, ctx, keep_samples, found)
         return Sides(self, tuple(x.unsqueeze(0) for x in flat), values, _precision(found, flat))
-
-
-def _under_vmap(args: tuple) -> bool:
-    return any(isinstance(a, torch.Tensor) and torch._C._functorch.is_functorch_wrapped_tensor(a) for a in args)
 
 
 MAX_CONDITIONING = 1e6  # the tolerance grows with the conditioning up to this factor, no further

@@ -3,9 +3,9 @@
 User code often refuses ``torch.func.vmap``: it writes into tensors it preallocated, loops over heads in
 Python, or calls a kernel with no batching rule. Evaluating the whole check one instance at a time for that
 one call costs the interpretation of every other node of the check once per instance (an expectation: once
-per sample), about twice the code's own time on the role matrix's random-feature claims. ``per_instance`` instead gives vmap a rule for the
-call alone: the batch is sliced and the code is called once per instance, on plain tensors, exactly as the
-one-instance path calls it; the rest of the check stays batched.
+per sample), about twice the code's own time on the role matrix's random-feature claims. ``per_instance``
+instead gives vmap a rule for the call alone: the batch is sliced and the code is called once per instance,
+on plain tensors, exactly as the one-instance path calls it; the rest of the check stays batched.
 
 The rule nests (a Monte-Carlo expectation maps over samples inside the map over instances), and gradients
 flow through it, since the calls run on plain tensors under ordinary autograd. Anything the rule cannot
@@ -39,13 +39,12 @@ def per_instance(function: Callable) -> Callable:
     the call is the function's own."""
 
     def call(*args, **kwargs):
-        names = tuple(kwargs)
         values = (*args, *kwargs.values())
-        if not any(_holds_wrapped(v) for v in values):
-            return function(*args, **kwargs)
         if any(isinstance(v, (tuple, list, dict)) and _holds_wrapped(v) for v in values):
             raise LoopRefused(f"vmap: a container of batched tensors cannot be sliced per instance for {_name(function)}")
-        return _PerInstance.apply(function, len(args), names, 0, *values)
+        if not any(wrapped(v) for v in values):
+            return function(*args, **kwargs)
+        return _PerInstance.apply(function, len(args), tuple(kwargs), 0, *values)
 
     return call
 
@@ -71,7 +70,7 @@ class _PerInstance(torch.autograd.Function):
 
     @staticmethod
     def forward(function, n_args, names, loops, *values):
-        return _each_instance(function, n_args, names, loops, values)
+        return function(*values[:n_args], **dict(zip(names, values[n_args:])))
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -101,10 +100,7 @@ class _PerInstance(torch.autograd.Function):
 def _each_instance(function: Callable, n_args: int, names: tuple, loops: int, values: list | tuple) -> Any:
     """The code called once per instance: ``loops`` leading dimensions of every tensor argument index the
     instances; the results are stacked back into them."""
-    tensors = [v for v in values if isinstance(v, torch.Tensor)]
-    if loops == 0 or not tensors:
-        return function(*values[:n_args], **dict(zip(names, values[n_args:])))
-    lead = tuple(tensors[0].shape[:loops])
+    lead = tuple(next(v for v in values if isinstance(v, torch.Tensor)).shape[:loops])
     try:
         results = []
         for index in itertools.product(*(range(n) for n in lead)):

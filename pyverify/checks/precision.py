@@ -16,6 +16,8 @@ from typing import Any
 
 import torch
 
+from .looped import wrapped
+
 # the names a user declares a precision by, and what each means
 PRECISIONS: dict[str, torch.dtype] = {
     "float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16,
@@ -94,7 +96,7 @@ def undeclared_float32(found: set, value: Any) -> None:
     """Add float32 to ``found`` when an (opaque) function's float64 result was made in float32 — code that
     casts a float32 table or computation up to float64 without declaring it. Only outside ``vmap`` (the test
     reads the values; the one-instance paths that confirm a refutation always run it)."""
-    if isinstance(value, torch.Tensor) and not torch._C._functorch.is_functorch_wrapped_tensor(value) \
+    if isinstance(value, torch.Tensor) and not wrapped(value) \
             and made_in_float32(value):
         found.add(torch.float32)
     elif isinstance(value, (tuple, list)):
@@ -139,7 +141,7 @@ def record(name: str, function: Callable, args: tuple, kwargs: dict, result: Any
     """Keep one call while ``low_precision_calls`` records, where it computed below float64 and returned a
     tensor. A call under ``vmap`` (an expectation's samples) is not kept: its tensors live only inside it."""
     if _LOW_CALLS is not None and isinstance(result, torch.Tensor) and below_float64(dtype) \
-            and not torch._C._functorch.is_functorch_wrapped_tensor(result):
+            and not wrapped(result):
         _LOW_CALLS.append(LowCall(name, function, args, kwargs, result.detach(), dtype))
 
 
