@@ -9,6 +9,10 @@ shape it used to let pass, and still holds the true statement of the same shape.
    segment was read as polynomial growth.
 4. A growth read from a search's estimate that fell short at the smallest size: that end of the line is
    searched again, harder, before the growth refutes.
+5. A growth read from independent searches at each size: where the sup is driven by a right side near 0, one
+   size's search finds a deep instance and the next size's not, and a constant growing like t read as flat
+   (ESPR.RF-stability held at default seed 1). Each size's tightest instances are evaluated at the other
+   sizes with the same hypotheses.
 """
 
 from __future__ import annotations
@@ -141,3 +145,37 @@ def test_a_constant_underestimated_at_the_smallest_size_is_searched_again_before
                "dims": {"n": [1, 4, 16, 64]}}
     result = _run(growing)
     assert result.verdict.value == "refuted" and "grows with size" in result.message, result.message
+
+
+# ------------------------------------------- 5. a growth hidden by independent searches at each size
+def _seeds(check: dict, seeds=range(5)) -> str:
+    from pyverify.registry import Claim
+
+    claim = Claim.model_validate({"id": "X.1", "title": "t", "document": "d", "locator": "l", "kind": "bound",
+                                  "statement": "s", "check": check})
+    return "".join(run_claim(claim, {}, budget="quick", seed=s).verdict.value[0] for s in seeds)
+
+
+def test_a_constant_growing_along_a_scale_is_refuted_on_common_instances_at_every_seed():
+    """`|t x| <= C (1e-6 + y0^2)`: for each t the smallest constant is t sqrt(2) 1e6, reached only near y0 = 0, so
+    each size's search reaches a different depth. Read from independent maxima it held at quick seeds 0, 3, 7, 8,
+    9 (and the t-free version, flat, was refuted at seed 1); on common instances the planted t factor is refuted
+    at every seed and the flat version holds at every seed."""
+    scaled = {"given": {"x": "vec(2, lo=0.5, hi=1)", "y": "vec(2)"}, "where": {"q": "t * x"},
+              "assert": "norm(q) <= 1e-6 + abs(y[0]) ** 2", "relation": "constant", "dims": {"t": [1, 10, 100]}}
+    assert _seeds(scaled) == "rrrrr"
+    assert _seeds({**scaled, "assert": "norm(x) <= 1e-6 + abs(y[0]) ** 2"}) == "hhhhh"
+
+
+def test_instances_are_not_carried_to_a_size_whose_hypotheses_differ():
+    """A sampler that depends on the swept variable draws from a different set at each size: an instance of
+    one size is no instance of another, and nothing is carried (a growth must come from each size's search)."""
+    from conftest import compiled_claim
+    from pyverify.engine.relations.constant import same_hypotheses
+
+    check = {"given": {"x": "vec(2, lo=0.5, hi=t)"}, "assert": "norm(x) <= t", "relation": "constant",
+             "dims": {"t": [1, 10, 100]}}
+    first, second = compiled_claim(check, "bound").assignments[:2]
+    assert not same_hypotheses(first, second)
+    free = compiled_claim({**check, "given": {"x": "vec(2, lo=0.5, hi=1)"}}, "bound").assignments
+    assert same_hypotheses(free[0], free[1])

@@ -53,6 +53,7 @@ class Searched:
     worst: float | None
     tightness: Tightness | None
     precision: Precision | None = None  # the lowest precision the code computed in, where below float64
+    carried: int = 0  # constant checks: estimates raised by another size's instances (``carry_across_the_sweep``)
 
 
 class SearchJudge:

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import math
 
+import torch
+
 from ...checks.compiled import Compiled
 from ...checks.precision import name
 from ...registry import Verdict
 from ..context import NumericContext
 from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
-from ..falsify import SearchOutcome
+from ..falsify import SearchOutcome, recheck
 from ..no_constant import confirm_no_constant
+from ..paths import second_path
 from ..pipeline import Searched, SearchJudge, explore, measured
 from ..result import Outcome
 from ..run import ClaimRun
-from ..scoring import LOW_PRECISION_RATIO_ALLOWANCE
+from ..scoring import LOW_PRECISION_RATIO_ALLOWANCE, score_sides
 from .pointwise import assumptions_unmet
 
 
@@ -63,12 +66,78 @@ class ConstantJudge(SearchJudge):
         if unmet is not None:
             return unmet
         texts = [r.text for r in run.compiled.relations]
+        carry_across_the_sweep(run, searched)
         outcome = judge_constant(searched, texts, run.compiled.check.constant)
         growth = next((e for e in outcome.evidence if isinstance(e, ConstantGrowth)), None)
         if outcome.verdict is Verdict.refuted and growth is not None and growth.relation in texts \
                 and _search_the_low_end_again(run, searched, texts.index(growth.relation), growth):
+            carry_across_the_sweep(run, searched)  # what the second search found, at the other sizes too
             outcome = judge_constant(searched, texts, run.compiled.check.constant)
         return outcome
+
+
+def same_hypotheses(a: Compiled, b: Compiled) -> bool:
+    """Whether an instance of assignment ``a`` is an instance of ``b``: the same samplers with the same
+    arguments (a sweep variable that enters only the ``where`` lines, such as a scale t, leaves them equal)."""
+    try:
+        return a.givens == b.givens and a.randoms == b.randoms
+    except Exception:  # noqa: BLE001 - arguments that cannot be compared (tensors) are not known to be equal
+        return False
+
+
+def carry_across_the_sweep(run: ClaimRun, searched: Searched) -> int:
+    """Evaluate each assignment's tightest instances at every other assignment with the same hypotheses, and
+    raise that assignment's estimate of the smallest admissible constant to the largest ratio found; the
+    number of estimates raised.
+
+    The searches at the sweep's sizes are independent, and each estimate is only the largest ratio its own
+    search met. Where the sup is driven by an instance whose right side is nearly 0, one size's search can
+    find such an instance and the next size's not: a constant growing like t (the query scaled by t, the
+    right side blind to it) then reads as flat, 174 at t = 1 and about the same at t = 100. On common
+    instances the growth cannot hide: the instance that gave 174 at t = 1 gives 17400 at t = 100. Every value
+    carried is a ratio of an admissible instance at that size (its hypotheses equal, its assumptions
+    re-checked there), so it only raises a lower estimate, as more search would."""
+    outcomes = searched.outcomes
+    raised = 0
+    for j, line in enumerate(searched.ratios_by_size):
+        best: dict[int, float] = {}
+        for a, (source, out) in enumerate(outcomes):
+            candidates = out.tightest[j] if j < len(out.tightest) else []
+            for b, (target, _) in enumerate(outcomes):
+                if a == b or not candidates or not same_hypotheses(source, target):
+                    continue
+                for cand in candidates:
+                    ratio = _ratio_at(run, target, cand.theta, j)
+                    if ratio is not None and ratio > best.get(b, -math.inf):
+                        best[b] = ratio
+        for b, ratio in best.items():
+            dims = outcomes[b][0].dims
+            k = next((k for k, (d, _) in enumerate(line) if d == dims), None)
+            if k is None:
+                line.append((dims, ratio))
+                raised += 1
+            elif ratio > line[k][1]:
+                line[k] = (dims, ratio)
+                raised += 1
+    searched.carried += raised
+    return raised
+
+
+def _ratio_at(run: ClaimRun, comp: Compiled, theta: dict, j: int) -> float | None:
+    """Relation j's lhs/rhs of one instance at this assignment, where it satisfies the assumptions there;
+    where the user's code is evaluated, the smaller of two floating-point paths' ratios (as the search's own
+    tightness is read: a ratio made of the code path's rounding is no constant's witness)."""
+    try:
+        _, first, _ = recheck(comp, theta, run.tol)
+        if not bool(first.assume_ok[0]) or j >= len(first.ratio) or first.ratio[j] is None:
+            return None
+        ratio = float(first.ratio[j][0])
+        if any(fn.binding is not None for fn in comp.functions.values()):
+            second = score_sides(second_path(comp, theta), run.tol, torch.float64)
+            ratio = min(ratio, float(second.ratio[j][0]))
+    except Exception:  # noqa: BLE001 - an instance this assignment cannot evaluate carries nothing
+        return None
+    return ratio if math.isfinite(ratio) and ratio > 0 else None
 
 
 AGAIN = 4  # the low end of a growth line is searched again with this many times the instances and restarts
@@ -80,8 +149,10 @@ def _search_the_low_end_again(run: ClaimRun, searched: Searched, j: int, growth:
     """The search's largest ratio at a size is a lower estimate of the smallest admissible constant there, and
     at a small budget a noisy one: an estimate that fell short at the smallest size makes a flat constant
     look like growth (0.069 at the smallest size where other seeds find 0.26). The line's
-    smallest sizes are searched again, harder, on fresh streams; a larger estimate replaces the old one. More
-    search can only raise the low end: it never makes a growth, and a real one survives it."""
+    smallest sizes are searched again, harder, on fresh streams; a larger estimate replaces the old one, and
+    the instances that gave it join that size's tightest, to be carried to the other sizes
+    (``carry_across_the_sweep``). More search can only raise the low end: it never makes a growth, and a real
+    one survives it, since the instance that raised the low end raises the rest of the line with it."""
     share = max(1, len(run.compiled.assignments))
     n_inst = AGAIN * max(16, run.profile.instances // share)
     n_rest = AGAIN * max(2, run.profile.restarts // share) if run.profile.runs("ascend") else 0
@@ -93,6 +164,9 @@ def _search_the_low_end_again(run: ClaimRun, searched: Searched, j: int, growth:
         comp = searched.outcomes[k][0]
         out = explore(run, comp, run.stream(AGAIN_STREAM + k), n_inst, n_rest, stop_early=False)
         again = out.worst_ratio[j] if j < len(out.worst_ratio) else None
+        kept = searched.outcomes[k][1].tightest
+        if j < len(out.tightest) and j < len(kept):
+            kept[j] = sorted(kept[j] + out.tightest[j], key=lambda c: -c.score)
         if again is not None and math.isfinite(again) and again > ratio:
             line = searched.ratios_by_size[j]
             line[:] = [(d, max(r, again) if d == dims else r) for d, r in line]
@@ -158,6 +232,8 @@ def judge_constant(searched: Searched, texts: list[str], spec=None) -> Outcome:
         late = f", {late_slopes[j]:.2f} over the upper half of the sweep" if j in late_slopes else ""
         message = (f"the smallest admissible constant of `{texts[j]}` grows with size (log-log slope {slope:.2f}{late}): "
                    f"{finite[0][1]:.3g} at {finite[0][0]} -> {finite[-1][1]:.3g} at {finite[-1][0]}"
+                   + (f" ({searched.carried} of the sweep's estimates raised by the tightest instances of another "
+                      "size, evaluated there)" if searched.carried else "")
                    + (f"; at {name(searched.precision.dtype)} precision{at}" if searched.precision is not None else ""))
         return Outcome(Verdict.refuted, message, max(consts),
                        found + (estimate, ConstantGrowth(texts[j], tuple(finite), slope)))
