@@ -179,3 +179,23 @@ def test_instances_are_not_carried_to_a_size_whose_hypotheses_differ():
     assert not same_hypotheses(first, second)
     free = compiled_claim({**check, "given": {"x": "vec(2, lo=0.5, hi=1)"}}, "bound").assignments
     assert same_hypotheses(free[0], free[1])
+
+
+def test_what_is_carried_across_a_long_sweep_is_capped_best_instances_first():
+    """A sweep of 40 sizes with 4 kept instances each would cost 40 x 39 x 4 evaluations; at most CARRIED are
+    made: each size's best instance, at its nearest sizes first."""
+    from types import SimpleNamespace
+
+    from conftest import compiled_claim
+    from pyverify.engine.relations.constant import CARRIED, _carried
+
+    check = {"given": {"x": "vec(2, lo=0.5, hi=1)"}, "assert": "norm(x) <= t", "relation": "constant",
+             "dims": {"t": list(range(1, 41))}}
+    assignments = compiled_claim(check, "bound").assignments
+    kept = [[SimpleNamespace(rank=r) for r in range(4)] for _ in assignments]
+    work = _carried([(comp, SimpleNamespace(tightest=[k])) for comp, k in zip(assignments, kept)], 0)
+    assert len(work) == CARRIED < 40 * 39 * 4
+    firsts = [w for w in work if w[2].rank == 0]
+    assert firsts == work  # no second best before every best has gone to every other size
+    gaps = [abs(b - a) for b, a, _ in work]
+    assert gaps == sorted(gaps) and set(range(1, 7)) <= set(gaps)  # every size reaches its six nearest

@@ -101,15 +101,10 @@ def carry_across_the_sweep(run: ClaimRun, searched: Searched) -> int:
     raised = 0
     for j, line in enumerate(searched.ratios_by_size):
         best: dict[int, float] = {}
-        for a, (source, out) in enumerate(outcomes):
-            candidates = out.tightest[j] if j < len(out.tightest) else []
-            for b, (target, _) in enumerate(outcomes):
-                if a == b or not candidates or not same_hypotheses(source, target):
-                    continue
-                for cand in candidates:
-                    ratio = _ratio_at(run, target, cand.theta, j)
-                    if ratio is not None and ratio > best.get(b, -math.inf):
-                        best[b] = ratio
+        for b, a, cand in _carried(outcomes, j):
+            ratio = _ratio_at(run, outcomes[b][0], cand.theta, j)
+            if ratio is not None and ratio > best.get(b, -math.inf):
+                best[b] = ratio
         for b, ratio in best.items():
             dims = outcomes[b][0].dims
             k = next((k for k, (d, _) in enumerate(line) if d == dims), None)
@@ -121,6 +116,21 @@ def carry_across_the_sweep(run: ClaimRun, searched: Searched) -> int:
                 raised += 1
     searched.carried += raised
     return raised
+
+
+CARRIED = 512  # evaluations per relation at most: each size's best instance at every other size first, then its next
+
+
+def _carried(outcomes: list, j: int) -> list[tuple[int, int, object]]:
+    """(target, source, instance) of relation j to evaluate, in rounds: every source's best instance at
+    every target of the same hypotheses (the nearest sizes of the sweep first), then every source's second
+    best, ...; at most CARRIED of them (a sweep of 256 sizes would otherwise cost 256 x 255 x 4 evaluations)."""
+    pairs = sorted(((b, a) for a, (source, _) in enumerate(outcomes) for b, (target, _) in enumerate(outcomes)
+                    if a != b and same_hypotheses(source, target)), key=lambda ba: abs(ba[0] - ba[1]))
+    tightest = [out.tightest[j] if j < len(out.tightest) else [] for _, out in outcomes]
+    rounds = max((len(t) for t in tightest), default=0)
+    work = [(b, a, tightest[a][r]) for r in range(rounds) for b, a in pairs if r < len(tightest[a])]
+    return work[:CARRIED]
 
 
 def _ratio_at(run: ClaimRun, comp: Compiled, theta: dict, j: int) -> float | None:
