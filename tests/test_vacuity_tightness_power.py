@@ -167,6 +167,21 @@ def test_an_equality_test_that_could_not_fail_is_inconclusive():
     assert _run({**check, "assert": "E(g[0] + 1) == 1"}).verdict.value == "holds"
 
 
+def test_an_instance_whose_claimed_value_is_near_zero_does_not_blind_the_others():
+    """T7.4 at default seed 9: one instance's claimed variance was 4.3e-5, where no sample size of the budget
+    resolves a relative effect; the claim was called not checkable, though the other 11 instances could
+    detect an effect of 0.22 of the claimed value. The power is that of the instances that have it; a claim
+    none of whose instances has power stays not checkable, and a planted error is still refuted."""
+    check = {"given": {"g": "gaussian(1)"}, "samples": 4000, "assert": "E(c + 0.01 * g[0]) == c",
+             "dims": {"c": [1, 1e-6]}}
+    res = _run(check)
+    assert res.verdict.value == "holds", res.message
+    assert "at 3 of the 6 instances" in res.message and res.details["detectable_effect"] < 0.01, res.message
+    assert _run({**check, "dims": {"c": [1e-6]}}).verdict.value == "not-checkable"
+    shrunk = _run({**check, "assert": "E(c + 0.01 * g[0]) == 1.01 * c"})
+    assert shrunk.verdict.value == "refuted", shrunk.message
+
+
 def test_the_tightness_spread_over_seeds_is_reported_on_request():
     from pyverify.engine import check_claims
 

@@ -112,8 +112,17 @@ class ExpectationJudge:
         tests = sum(r.mean.numel() for r in runs)
         two_sided = runs[0].op == "=="
         z_crit = float(norm.isf(FAMILY_ALPHA / tests / (2 if two_sided else 1)))  # Bonferroni: Holm's first step
-        detectable = max(_relative(z_crit * r.se, r.claimed) for r in runs)
-        worst_rel = max(_relative((r.mean - r.claimed).abs(), r.claimed) for r in runs)
+        # the effect each instance's test could detect, relative to its claimed value: the test could have failed
+        # wherever that is below the claimed value itself. An instance whose claimed value is near 0 (a variance
+        # of 4e-5 where x is nearly 0) resolves no relative effect, but does not make the others' tests blind:
+        # the power is that of the instances that have it, and the claim is not checkable only where none has
+        per_instance = torch.cat([_per_instance_relative(z_crit * r.se, r.claimed) for r in runs])
+        gaps = torch.cat([_per_instance_relative((r.mean - r.claimed).abs(), r.claimed) for r in runs])
+        has_power = per_instance <= 1
+        if not bool(has_power.any()):
+            has_power = torch.ones_like(has_power)
+        detectable, worst_rel = float(per_instance[has_power].amax()), float(gaps[has_power].amax())
+        blind = int((~has_power).sum())
         max_z = max(float(r.violation_z().amax()) for r in runs)
         agreement = MonteCarloAgreement(max_z, z_crit, tests, detectable)
         rejected = _holm(torch.cat([r.p_values().reshape(-1) for r in runs]), FAMILY_ALPHA)
@@ -141,6 +150,8 @@ class ExpectationJudge:
         return Outcome(Verdict.holds, (
             f"Monte-Carlo agrees within {max(max_z, 0):.2f} standard errors (Holm over {tests} tests, "
             f"threshold {z_crit:.2f}); max relative gap {worst_rel:.3g}; detectable effect {detectable:.3g}"
+            + (f" (at {per_instance.numel() - blind} of the {per_instance.numel()} instances; at {blind} the sample "
+               "size resolves no effect of the claimed value's own size, which lies near 0 there)" if blind else "")
             + max((r.precision_note() for r in runs), key=len) + runs[0].capped()), worst_rel, (agreement,))
 
 
@@ -198,12 +209,17 @@ def _guarded(se: torch.Tensor, claimed: torch.Tensor) -> torch.Tensor:
     return se + 1e-12 * (1 + claimed.abs())
 
 
-def _relative(x: torch.Tensor, claimed: torch.Tensor) -> float:
-    """max over instances of max |x| / max |claimed| (per instance, so zero entries of a claimed matrix
-    do not blow up the ratio); absolute where the claimed value is 0 (no scale to be relative to)."""
+def _per_instance_relative(x: torch.Tensor, claimed: torch.Tensor) -> torch.Tensor:
+    """(b,) max |x| / max |claimed| of each instance (per instance, so zero entries of a claimed matrix do not
+    blow up the ratio); absolute where the claimed value is 0 (no scale to be relative to)."""
     scale = claimed.abs().amax(1)
     scale = torch.where(scale > 0, scale, torch.ones_like(scale))
-    return float((x.amax(1) / scale).amax())
+    return x.amax(1) / scale
+
+
+def _relative(x: torch.Tensor, claimed: torch.Tensor) -> float:
+    """The largest relative size over instances (``_per_instance_relative``)."""
+    return float(_per_instance_relative(x, claimed).amax())
 
 
 # the most (instances x samples) of one Monte-Carlo run evaluated one at a time: the default budget's runs (up to 6 x
