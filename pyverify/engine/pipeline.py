@@ -195,7 +195,7 @@ def _tightness_on_two_paths(run: ClaimRun, outcomes: list[tuple[Compiled, Search
     instances are evaluated again on a second floating-point path (``paths.second_path``), and where the
     largest ratio collapses there, the ratio of each of them is the smaller of its two paths'."""
     for comp, out in outcomes:
-        if not any(fn.binding is not None for fn in comp.functions.values()):
+        if not evaluates_user_code(comp):
             continue  # the reference's own functions: float64 is the exact meaning's check already
         for j, candidates in enumerate(out.tightest):
             top = out.worst_ratio[j] if j < len(out.worst_ratio) else None
@@ -204,13 +204,25 @@ def _tightness_on_two_paths(run: ClaimRun, outcomes: list[tuple[Compiled, Search
             both = []
             for cand in candidates:
                 try:
-                    _, first, _ = recheck(comp, cand.theta, run.tol)
-                    second = score_sides(second_path(comp, cand.theta), run.tol, torch.float64)
+                    both.append(ratio_on_two_paths(run, comp, cand.theta, j)[0])
                 except Exception:  # noqa: BLE001 - an instance the second path cannot evaluate keeps its ratio
                     continue
-                both.append(min(float(first.ratio[j][0]), float(second.ratio[j][0])))
             if both and both[0] <= top / COLLAPSE:
                 out.worst_ratio[j] = max(both)
+
+
+def evaluates_user_code(comp: Compiled) -> bool:
+    """Whether some function of the check is bound to the user's code (its rounding is the code path's own)."""
+    return any(fn.binding is not None for fn in comp.functions.values())
+
+
+def ratio_on_two_paths(run: ClaimRun, comp: Compiled, theta: dict, j: int) -> tuple[float, bool]:
+    """Relation j's lhs/rhs of one instance, the smaller of its one-instance path's and its second
+    floating-point path's (``paths.second_path``: a ratio made of the code path's rounding is no constant's
+    witness), and whether the instance satisfies the assumptions."""
+    _, first, _ = recheck(comp, theta, run.tol)
+    second = score_sides(second_path(comp, theta), run.tol, torch.float64)
+    return min(float(first.ratio[j][0]), float(second.ratio[j][0])), bool(first.assume_ok[0])
 
 
 def _summarise(outcomes: list[tuple[Compiled, SearchOutcome]], satisfiable: bool,

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 
-import torch
-
 from ...checks.compiled import Compiled
 from ...checks.precision import name
 from ...registry import Verdict
@@ -14,11 +12,10 @@ from ..context import NumericContext
 from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
 from ..falsify import SearchOutcome, recheck
 from ..no_constant import confirm_no_constant
-from ..paths import second_path
-from ..pipeline import Searched, SearchJudge, explore, measured
+from ..pipeline import Searched, SearchJudge, evaluates_user_code, explore, measured, ratio_on_two_paths
 from ..result import Outcome
 from ..run import ClaimRun
-from ..scoring import LOW_PRECISION_RATIO_ALLOWANCE, score_sides
+from ..scoring import LOW_PRECISION_RATIO_ALLOWANCE
 from .pointwise import assumptions_unmet
 
 
@@ -135,19 +132,17 @@ def _carried(outcomes: list, j: int) -> list[tuple[int, int, object]]:
 
 def _ratio_at(run: ClaimRun, comp: Compiled, theta: dict, j: int) -> float | None:
     """Relation j's lhs/rhs of one instance at this assignment, where it satisfies the assumptions there;
-    where the user's code is evaluated, the smaller of two floating-point paths' ratios (as the search's own
-    tightness is read: a ratio made of the code path's rounding is no constant's witness)."""
+    where the user's code is evaluated, on two floating-point paths, as the search's own tightness is read
+    (``pipeline.ratio_on_two_paths``)."""
     try:
-        _, first, _ = recheck(comp, theta, run.tol)
-        if not bool(first.assume_ok[0]) or j >= len(first.ratio) or first.ratio[j] is None:
-            return None
-        ratio = float(first.ratio[j][0])
-        if any(fn.binding is not None for fn in comp.functions.values()):
-            second = score_sides(second_path(comp, theta), run.tol, torch.float64)
-            ratio = min(ratio, float(second.ratio[j][0]))
-    except Exception:  # noqa: BLE001 - an instance this assignment cannot evaluate carries nothing
+        if evaluates_user_code(comp):
+            ratio, admissible = ratio_on_two_paths(run, comp, theta, j)
+        else:
+            _, first, _ = recheck(comp, theta, run.tol)
+            ratio, admissible = float(first.ratio[j][0]), bool(first.assume_ok[0])
+    except Exception:  # noqa: BLE001 - an instance this assignment cannot evaluate (or no ratio of j) carries nothing
         return None
-    return ratio if math.isfinite(ratio) and ratio > 0 else None
+    return ratio if admissible and math.isfinite(ratio) and ratio > 0 else None
 
 
 AGAIN = 4  # the low end of a growth line is searched again with this many times the instances and restarts
