@@ -83,6 +83,43 @@ def test_a_bfloat16_monte_carlo_mean_is_judged_to_its_precision_and_a_wrong_esti
     assert result.verdict is Verdict.refuted, result.message
 
 
+# the claimed value subtracts two numbers near exp(|x|^2), one of them computed by the bound code: bfloat16
+# rounding of that one moves the claimed value by a few percent of its own size (T7.5's claimed variance
+# exp(2a)(exp(s + 2a) - 1) cancels in the same way around a bfloat16 logit a)
+CANCELLING = {"given": {"x": "vec(2, hi=0.5)", "W": "gaussian(256, 2)"}, "samples": 20000,
+              "assert": "E(phi(x, W) @ phi(x, W) - exp(x @ x) + x @ x) == "
+                        "1 / (phi(x, 0 * ones(256, 2)) @ phi(x, 0 * ones(256, 2))) - exp(x @ x) + {c} * x @ x"}
+
+
+def _batched_features(norm_factor: float):
+    """The random-feature map written batchably (the hostile fixture's index-put version is evaluated one
+    sample at a time, minutes at this sample size), in the dtype it is given."""
+    def features(x, W):
+        return torch.exp(x @ W.to(x.dtype).T - norm_factor * (x * x).sum(-1, keepdim=True)) / math.sqrt(W.shape[0])
+    return features
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_claimed_value_that_bfloat16_code_moves_is_judged_to_its_precision_and_a_wrong_one_is_still_refuted(seed):
+    """The rounding of the claimed value counts, not only the mean's: on float64 arguments the same code
+    gives the claimed value the precision moved. With only the mean's shift allowed, the correct map was
+    refuted at 9 to 12 standard errors at these seeds. A wrong constant in the claim, or the map with the full
+    norm in the exponent, is refuted far beyond what bfloat16 moves."""
+    def run(norm_factor: float, c: float):
+        roles.unbind_all()
+        roles.bind("random_features", _batched_features(norm_factor), f"batched({norm_factor})", {}, "bfloat16",
+                   "test")
+        return run_claim(compiled_claim({**CANCELLING, "assert": CANCELLING["assert"].format(c=c)}), budget="quick",
+                         seed=seed)
+
+    correct = run(0.5, 1)
+    assert correct.verdict is Verdict.holds and "at bfloat16 precision" in correct.message, correct.message
+    shrunk = run(0.5, 1.5)
+    assert shrunk.verdict is Verdict.refuted and "at bfloat16 precision" in shrunk.message, shrunk.message
+    wrong = run(1.0, 1)
+    assert wrong.verdict is Verdict.refuted, wrong.message
+
+
 def test_a_smallest_constant_at_the_rounding_level_anchors_no_growth():
     """A left side that is exactly 0 at the smallest size, computed as 2e-12 of the right side by an
     unbatched matrix_exp, then 0.2 at the other two: no power law; 1e-3, 0.2, 40 is one."""
