@@ -120,6 +120,23 @@ def test_a_claimed_value_that_bfloat16_code_moves_is_judged_to_its_precision_and
     assert wrong.verdict is Verdict.refuted, wrong.message
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_claimed_value_smaller_than_what_bfloat16_is_forgiven_is_not_checkable_there_and_holds_in_float64(seed):
+    """The same statement with its claimed value shrunk to 0.02 |x|^2 (on both sides, so it stays true): in
+    float64 the test has power and holds; in bfloat16 the rounding bias it must forgive is larger than the
+    claimed value itself, so no sample size lets it fail, and it says so instead of holding."""
+    statement = {**CANCELLING, "assert": CANCELLING["assert"].replace("+ x @ x)", "+ 0.02 * x @ x)").format(c=0.02)}
+    verdicts = {}
+    for dtype in ("float64", "bfloat16"):
+        roles.unbind_all()
+        roles.bind("random_features", _batched_features(0.5), "batched(0.5)", {}, dtype, "test")
+        verdicts[dtype] = run_claim(compiled_claim(statement), budget="quick", seed=seed)
+    assert verdicts["float64"].verdict is Verdict.holds, verdicts["float64"].message
+    low = verdicts["bfloat16"]
+    assert low.verdict is Verdict.not_checkable, low.message
+    assert "with the rounding bias its precision allows" in low.message and "could not have failed" in low.message
+
+
 def test_a_smallest_constant_at_the_rounding_level_anchors_no_growth():
     """A left side that is exactly 0 at the smallest size, computed as 2e-12 of the right side by an
     unbatched matrix_exp, then 0.2 at the other two: no power law; 1e-3, 0.2, 40 is one."""

@@ -58,6 +58,10 @@ class MCRun:
         precision."""
         return _precision_note([self])
 
+    def allowed(self) -> torch.Tensor:
+        """(b, c) the rounding bias not counted against the mean: 0 where everything computed in float64."""
+        return self.bias if self.bias is not None else torch.zeros_like(self.mean)
+
     def capped(self) -> str:
         """The sentence a message ends with where fewer samples were drawn than asked for."""
         if self.asked is None:
@@ -111,8 +115,13 @@ class ExpectationJudge:
         # the effect each instance's test could detect, relative to its claimed value: the test could have failed
         # wherever that is below the claimed value itself. An instance whose claimed value is near 0 (a variance
         # of 4e-5 where x is nearly 0) resolves no relative effect, but does not make the others' tests blind:
-        # the power is that of the instances that have it, and the claim is not checkable only where none has
-        per_instance = torch.cat([_per_instance_relative(z_crit * r.se, r.claimed) for r in runs])
+        # the power is that of the instances that have it, and the claim is not checkable only where none has.
+        # Below float64 the rounding bias the precision allows adds to it: no sample size resolves an effect
+        # smaller than what the precision is forgiven (T7.5 at bfloat16: 0.33 of a claimed variance of 0.0027)
+        per_instance = torch.cat([_per_instance_relative(z_crit * r.se + r.allowed(), r.claimed) for r in runs])
+        by_precision = bool(torch.cat([_per_instance_relative(r.allowed(), r.claimed) for r in runs]).gt(1).all())
+        remedy = "code in a higher precision" if by_precision else "more `samples`"
+        limited_by = ", with the rounding bias its precision allows," if any(r.bias is not None for r in runs) else ""
         gaps = torch.cat([_per_instance_relative((r.mean - r.claimed).abs(), r.claimed) for r in runs])
         has_power = per_instance <= 1
         if not bool(has_power.any()):
@@ -140,14 +149,14 @@ class ExpectationJudge:
                     (agreement, Inconclusive(detectable, "more `samples`")))
         if detectable > 1:
             return Outcome(Verdict.not_checkable, (
-                f"inconclusive: the sample size could detect only effects >= {detectable:.3g} times the "
-                "claimed value; the test could not have failed" + runs[0].capped()), worst_rel,
-                (agreement, Inconclusive(detectable, "more `samples`")))
+                f"inconclusive: the sample size{limited_by} could detect only effects >= {detectable:.3g} times "
+                "the claimed value; the test could not have failed" + _precision_note(runs)
+                + runs[0].capped()), worst_rel, (agreement, Inconclusive(detectable, remedy)))
         return Outcome(Verdict.holds, (
             f"Monte-Carlo agrees within {max(max_z, 0):.2f} standard errors (Holm over {tests} tests, "
             f"threshold {z_crit:.2f}); max relative gap {worst_rel:.3g}; detectable effect {detectable:.3g}"
             + (f" (at {per_instance.numel() - blind} of the {per_instance.numel()} instances; at {blind} the sample "
-               "size resolves no effect of the claimed value's own size, which lies near 0 there)" if blind else "")
+               "size" + limited_by + " resolves no effect of the claimed value's own size, which lies near 0 there)" if blind else "")
             + _precision_note(runs) + runs[0].capped()), worst_rel, (agreement,))
 
 
