@@ -117,7 +117,8 @@ class ExpectationJudge:
         # of 4e-5 where x is nearly 0) resolves no relative effect, but does not make the others' tests blind:
         # the power is that of the instances that have it, and the claim is not checkable only where none has.
         # Below float64 the rounding bias the precision allows adds to it: no sample size resolves an effect
-        # smaller than what the precision is forgiven (T7.5 at bfloat16: 0.33 of a claimed variance of 0.0027)
+        # smaller than what the precision is forgiven (a bfloat16 logit inside a claimed
+        # variance that cancels to 0.0027 is forgiven a third of it)
         per_instance = torch.cat([_per_instance_relative(z_crit * r.se + r.allowed(), r.claimed) for r in runs])
         by_precision = bool(torch.cat([_per_instance_relative(r.allowed(), r.claimed) for r in runs]).gt(1).all())
         remedy = "code in a higher precision" if by_precision else "more `samples`"
@@ -273,7 +274,7 @@ def _mc_run(comp: Compiled, theta: dict, b: int, s: int, ctx: NumericContext) ->
         if lower_precision(sides, torch.float64):
             # the same samples with bound code on float64 arguments: what the declared precision moves the
             # mean by, rounding inside the code included (an estimator's squared error gains the square of its
-            # rounding, which no relative error model of the samples sees), and the claimed value too (T7.5's
+            # rounding, which no relative error model of the samples sees), and the claimed value too (a
             # claimed variance exp(2a)(exp(s + 2a) - 1) cancels to 0.0027, so a bfloat16 logit a moves it 17%)
             moved = _on_float64_arguments(comp, theta, ctx, randoms, b, c)
             if moved is not None:
