@@ -53,11 +53,6 @@ class MCRun:
     precision: torch.dtype = torch.float64
     asked: int | None = None  # the samples the check asked for, where code vmap cannot batch drew fewer
 
-    def precision_note(self) -> str:
-        """Where the code computed below float64, the sentence saying the test judged the mean to that
-        precision."""
-        return _precision_note([self])
-
     def allowed(self) -> torch.Tensor:
         """(b, c) the rounding bias not counted against the mean: 0 where everything computed in float64."""
         return self.bias if self.bias is not None else torch.zeros_like(self.mean)
@@ -171,7 +166,7 @@ def _confirm(run: ClaimRun, run_: MCRun, i: int, z_crit: float, agreement: Monte
         run.tally.unconfirmed_rejections = 1
         return None
     message = (f"Monte-Carlo mean differs from the claimed value by {z2:.1f} standard errors "
-               f"({again.samples} fresh samples; Holm-corrected threshold {z_crit:.2f})" + again.precision_note()
+               f"({again.samples} fresh samples; Holm-corrected threshold {z_crit:.2f})" + _precision_note([again])
                + again.capped())
     witness = MonteCarloRefutation(run.seed, comp.dims, i, again.mean[0].tolist(), again.claimed[0].tolist(),
                                    again.se[0].tolist(), again.samples)
