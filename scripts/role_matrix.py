@@ -11,7 +11,7 @@ float32 or bfloat16 is already scaled by that precision's unit roundoff).
 
     python scripts/role_matrix.py [--seeds 0 1 ...] [--budgets quick default thorough]
         [--precisions float64 float32 bfloat16] [--defects] [--defect-budget quick] [--defect-seeds 0]
-        [--naive] [--workers 1] [--jobs 2] [--json OUT]
+        [--naive] [--workers 1] [--jobs 2] [--tightness-seeds N] [--json OUT]
 
 Exit status 1 when a correct implementation gets a refutation the registry does not expect, a run fails,
 or (with --defects) a planted defect is not refuted.
@@ -51,9 +51,12 @@ def bind_options(precision: str, swap: dict[str, str] | None = None, only: str |
     return out
 
 
-def run(kind: str, precision: str, budget: str, seed: int, binds: list[str], jobs: int, timeout: float | None) -> dict:
+def run(kind: str, precision: str, budget: str, seed: int, binds: list[str], jobs: int, timeout: float | None,
+        tightness_seeds: int | None = None) -> dict:
     cmd = [sys.executable, "-m", "pyverify", "check", "--format", "json", "--no-progress", "--budget", budget,
            "--seed", str(seed), "--jobs", str(jobs), *binds]
+    if tightness_seeds is not None:
+        cmd += ["--tightness-seeds", str(tightness_seeds)]
     env = {**os.environ, "HOSTILE_ROLES_DTYPE": precision}
     start = time.monotonic()
     row = {"kind": kind, "precision": precision, "budget": budget, "seed": seed}
@@ -156,6 +159,9 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1, help="runs at once")
     ap.add_argument("--jobs", type=int, default=2, help="pyverify's worker processes per run")
     ap.add_argument("--timeout", type=float, help="seconds after which a run is stopped (reported as failed)")
+    ap.add_argument("--tightness-seeds", type=int, metavar="N",
+                    help="pyverify's --tightness-seeds (the thorough profile re-checks every holding bound with 3 "
+                         "seeds for its tightness spread; 1 spends the time on more seeds of the matrix instead)")
     ap.add_argument("--json", type=Path, help="write every run's verdicts here")
     ap.add_argument("--summarise", type=Path, nargs="+", help="print the tables of earlier --json files, run nothing")
     args = ap.parse_args()
@@ -173,7 +179,7 @@ def main() -> int:
     results: list[dict] = []
 
     def one(job):
-        r = run(*job, jobs=args.jobs, timeout=args.timeout)
+        r = run(*job, jobs=args.jobs, timeout=args.timeout, tightness_seeds=args.tightness_seeds)
         results.append(r)
         print(f"# {r['kind']} {r['precision']} {r['budget']} seed {r['seed']}: {r['wall_s']} s, "
               f"{len(unexpected(r))} unexpected refutation(s)" + (" FAILED" if "failed" in r else ""), flush=True)
