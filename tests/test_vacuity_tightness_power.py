@@ -11,7 +11,7 @@ import torch
 from pyverify.engine import run_claim
 from pyverify.engine import PROFILES
 from pyverify.engine.relations.expectation import _holm
-from pyverify.registry import Claim, load_registry
+from pyverify.registry import Claim, Verdict, load_registry
 
 
 def _run(check: dict, budget: str = "quick", seed: int = 0):
@@ -193,6 +193,40 @@ def test_the_tightness_spread_over_seeds_is_reported_on_request():
     assert spread["min"] < spread["max"]  # quick does not polish: the seeds really differ
     (plain,) = check_claims(reg, ["ESPR.Eq32"], budget="quick")
     assert "tightness_spread" not in plain.details
+
+
+def test_a_counterexample_found_by_another_seed_of_the_spread_is_the_verdict(tmp_path, monkeypatch):
+    """The spread's other seeds check the claim in full: a refutation there was once recorded as a gap in the
+    spread (tightness None) under a verdict of holds. It is the verdict now, with the seed that found it,
+    and a claim about that claim is judged again."""
+    from pyverify.engine import check_claims, runner
+
+    (tmp_path / "r.yaml").write_text(
+        "documents:\n  - {key: d, title: t, files: [none]}\nclaims:\n"
+        "  - {id: B.1, title: t, document: d, locator: x, kind: bound, statement: x,"
+        " check: {given: {x: 'vec(3)'}, assert: 'norm(x) <= 2 * norm(x) + 1'}}\n"
+        "  - {id: E.1, title: t, document: d, locator: x, kind: remark, statement: x, check: {entails: [B.1]}}\n")
+    reg = load_registry(tmp_path / "r.yaml")
+    honest = runner.run_registry_claim
+
+    def planted(registry, claim_id, chosen, seed, device):  # seed 2 alone "finds" a counterexample
+        res = honest(registry, claim_id, chosen, seed, device)
+        return dataclasses.replace(res, verdict=Verdict.refuted, message="planted") if seed == 2 else res
+
+    monkeypatch.setattr(runner, "run_registry_claim", planted)
+    first = {r.id: r for r in check_claims(reg, ["B.1", "E.1"], budget="quick")}
+    assert first["B.1"].verdict.value == "holds" and first["E.1"].verdict.value == "holds"
+    spread = {r.id: r for r in check_claims(reg, ["B.1", "E.1"], budget="quick", tightness_seeds=3)}
+    bound = spread["B.1"]
+    assert bound.verdict.value == "refuted" and bound.message.startswith("refuted at seed 2, one of the 3 seeds")
+    assert bound.details["tightness_spread"]["verdicts"] == ["holds", "holds", "refuted"]
+    assert spread["E.1"].verdict.value == "refuted" and spread["E.1"].details["entailed"] == {"B.1": "refuted"}
+    # where every seed holds, the report says the spread in words
+    monkeypatch.setattr(runner, "run_registry_claim", honest)
+    (held,) = check_claims(reg, ["B.1"], budget="quick", tightness_seeds=3)
+    from pyverify.report.evidence import evidence_sentences
+
+    assert any(s.startswith("Over seeds 0, 1, 2 the tightness found ranges from") for s in evidence_sentences(held))
 
 
 def test_the_report_shows_the_trivial_witness_of_a_vacuous_existence():

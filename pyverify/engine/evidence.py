@@ -94,12 +94,15 @@ class TightnessSpread(Evidence):
     search is a lower bound that depends on the seed."""
 
     seeds: tuple[int, ...]
-    values: tuple[float | None, ...]
+    values: tuple[float | None, ...]  # None where that seed's verdict was not holds
+    verdicts: tuple[str, ...] = ()  # each seed's verdict
 
     def details(self) -> dict[str, Any]:
         found = [v for v in self.values if v is not None]
-        return {"tightness_spread": {"seeds": list(self.seeds), "values": list(self.values), "min": min(found),
-                                     "max": max(found)}}
+        spread = {"seeds": list(self.seeds), "values": list(self.values), "min": min(found), "max": max(found)}
+        if self.verdicts:
+            spread["verdicts"] = list(self.verdicts)
+        return {"tightness_spread": spread}
 
 
 @dataclass(frozen=True)

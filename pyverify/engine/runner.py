@@ -8,10 +8,11 @@ which are set for the run and restored afterwards (importing pyverify changes no
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 
-from ..registry import Registry
+from ..registry import Registry, Verdict
 from . import entailment
 from .claim import run_registry_claim
 from .evidence import ConstantEstimate, Tightness, TightnessSpread
@@ -77,16 +78,51 @@ def tightness_of(res: Result) -> float | None:
 
 def _tightness_spread(registry: Registry, results: list[Result], chosen: Profile, seed: int, device: str, jobs: int,
                       n_seeds: int) -> list[Result]:
-    """The supremum found is a lower bound that depends on the seed: report it over several seeds."""
+    """The supremum found is a lower bound that depends on the seed: report it over several seeds.
+
+    The other seeds check the claim in full, so they can find what the first missed: a counterexample found
+    at any of them is the verdict (refuted, with that seed's witness and confirmation), never a gap in the
+    spread. Claims about other claims are judged again from the verdicts that changed."""
     tight = {r.id: tightness_of(r) for r in results if tightness_of(r) is not None}
     if not tight:
         return results
     values = {i: [v] for i, v in tight.items()}
+    verdicts = {r.id: [r.verdict.value] for r in results if r.id in tight}
+    refuted_at: dict[str, tuple[int, Result]] = {}
     for extra in range(1, n_seeds):
         for r in _check_claims(registry, list(tight), chosen, seed + extra, device, jobs, False):
             values[r.id].append(tightness_of(r))
+            verdicts[r.id].append(r.verdict.value)
+            if r.verdict is Verdict.refuted and r.id not in refuted_at:
+                refuted_at[r.id] = (seed + extra, r)
     seeds = tuple(range(seed, seed + n_seeds))
-    return [r.with_evidence(TightnessSpread(seeds, tuple(values[r.id]))) if r.id in tight else r for r in results]
+    out = []
+    for r in results:
+        if r.id not in tight:
+            out.append(r)
+            continue
+        spread = TightnessSpread(seeds, tuple(values[r.id]), tuple(verdicts[r.id]))
+        if r.id in refuted_at:
+            at, found = refuted_at[r.id]
+            r = dataclasses.replace(
+                found, elapsed_s=r.elapsed_s + found.elapsed_s,
+                message=f"refuted at seed {at}, one of the {n_seeds} seeds of the tightness spread (seed {seed} "
+                        f"held, tightness {tight[r.id]:.3g}): {found.message}")
+        out.append(r.with_evidence(spread))
+    return _judged_again(registry, out, set(refuted_at))
+
+
+def _judged_again(registry: Registry, results: list[Result], changed: set[str]) -> list[Result]:
+    """Claims about other claims whose entailed verdicts changed after they were judged, judged again."""
+    if not changed:
+        return results
+    by_id = {r.id: r for r in results}
+    for i, r in enumerate(results):
+        claim = registry.claims[r.id]
+        ids = entailment.entailed(claim)
+        if ids and changed & set(ids) and all(j in by_id for j in ids):
+            results[i] = entailment.judge(claim, by_id, registry, r.elapsed_s)
+    return results
 
 
 def _check_claims(registry: Registry, ids: Sequence[str], chosen: Profile, seed: int, device: str, jobs: int,

@@ -16,7 +16,7 @@ from ..checks.precision import name
 from ..engine.evidence import (HELD_AT_WITNESS, ConstantEstimate, ConstantGrowth, Counterexample, DefectDiagnosis,
                                EntailedRefutation, ExistenceWitness, Inconclusive, MonteCarloAgreement,
                                MonteCarloRefutation, OrderEstimate, OrderRefutation, Precision, SymbolicProof,
-                               Tightness, Undecided)
+                               Tightness, TightnessSpread, Undecided)
 from ..engine.relations.order import orders_text
 from ..engine.result import Result, round_floats
 
@@ -269,11 +269,22 @@ def _entailed(w: EntailedRefutation) -> list[str]:
 
 def _holds(result: Result, check: CompiledClaim | None) -> list[str]:
     precision = result.find(Precision)
+    held = _held(result, check) + _spread(result.find(TightnessSpread))
     if precision is None:
-        return _held(result, check)
+        return held
     label = name(precision.dtype)
     return [f"Holds at {label} precision (tolerance up to {num(round_floats(precision.tolerance))}): the code under "
-            f"test computes in {label}, so the claim is decided only to that precision."] + _held(result, check)
+            f"test computes in {label}, so the claim is decided only to that precision."] + held
+
+
+def _spread(spread: TightnessSpread | None) -> list[str]:
+    if spread is None:
+        return []
+    found = [v for v in spread.values if v is not None]
+    other = sorted({v for v in spread.verdicts if v != "holds"})
+    return [f"Over seeds {', '.join(map(str, spread.seeds))} the tightness found ranges from "
+            f"{num(round_floats(min(found)))} to {num(round_floats(max(found)))}"
+            + (f" (other verdicts there: {', '.join(other)})" if other else "") + "."]
 
 
 def _held(result: Result, check: CompiledClaim | None) -> list[str]:
