@@ -281,7 +281,7 @@ def _spread(spread: TightnessSpread | None) -> list[str]:
     if spread is None:
         return []
     found = [v for v in spread.values if v is not None]
-    other = sorted({v for v in spread.verdicts if v != "holds"})
+    other = sorted({v for v in spread.verdicts if v not in ("holds", "symbolic")})
     return [f"Over seeds {', '.join(map(str, spread.seeds))} the tightness found ranges from "
             f"{num(round_floats(min(found)))} to {num(round_floats(max(found)))}"
             + (f" (other verdicts there: {', '.join(other)})" if other else "") + "."]
