@@ -94,12 +94,18 @@ class TightnessSpread(Evidence):
     search is a lower bound that depends on the seed."""
 
     seeds: tuple[int, ...]
-    values: tuple[float | None, ...]  # None where that seed's verdict was not holds
+    values: tuple[float | None, ...]  # None where that seed's check did not hold
     verdicts: tuple[str, ...] = ()  # each seed's verdict
 
-    def details(self) -> dict[str, Any]:
+    @property
+    def extent(self) -> tuple[float, float]:
+        """The smallest and largest tightness found (the run's own seed always has one)."""
         found = [v for v in self.values if v is not None]
-        spread = {"seeds": list(self.seeds), "values": list(self.values), "min": min(found), "max": max(found)}
+        return min(found), max(found)
+
+    def details(self) -> dict[str, Any]:
+        low, high = self.extent
+        spread = {"seeds": list(self.seeds), "values": list(self.values), "min": low, "max": high}
         if self.verdicts:
             spread["verdicts"] = list(self.verdicts)
         return {"tightness_spread": spread}

@@ -280,10 +280,10 @@ def _holds(result: Result, check: CompiledClaim | None) -> list[str]:
 def _spread(spread: TightnessSpread | None) -> list[str]:
     if spread is None:
         return []
-    found = [v for v in spread.values if v is not None]
+    low, high = spread.extent
     other = sorted({v for v in spread.verdicts if v not in ("holds", "symbolic")})
     return [f"Over seeds {', '.join(map(str, spread.seeds))} the tightness found ranges from "
-            f"{num(round_floats(min(found)))} to {num(round_floats(max(found)))}"
+            f"{num(round_floats(low))} to {num(round_floats(high))}"
             + (f" (other verdicts there: {', '.join(other)})" if other else "") + "."]
 
 
