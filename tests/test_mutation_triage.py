@@ -39,7 +39,9 @@ PLANTED = [
     pytest.param("ESPR.Prop-active-block-near-identity.corrected", [DROP_IDENTITY, FORMER_RHO], "holds",
                  id="active-block-drop-identity-former-rho"),
     pytest.param("T6'.3", [DROP_REFERENCE], "refuted", id="T6p3-drop-reference"),
-    pytest.param("T6'.3", [DROP_REFERENCE, FORMER_SIZE], "holds", id="T6p3-drop-reference-former-size"),
+    # the former sampling (t = 1 only) let the same error hold, the reason the check was strengthened; the
+    # rays toward 0 (engine/relations/vanishing.py) now find its constant infinite within that one size
+    pytest.param("T6'.3", [DROP_REFERENCE, FORMER_SIZE], "refuted", id="T6p3-drop-reference-former-size"),
     # a displacement error in the reference (R_STR(-r) for R_STR(s - r)) grows like 1 / size as r, s shrink
     pytest.param("T6'.3", [REFERENCE_AT_MINUS_R], "refuted", id="T6p3-reference-at-minus-r"),
     # T6.2.corrected: at ep = 0 the rotated commuting family leaves only eps_0^2 to bound the error, and a wrong

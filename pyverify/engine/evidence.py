@@ -18,8 +18,8 @@ from typing import Any
 
 from .evidence_base import HELD_AT_WITNESS, Evidence, Values, Witness
 # the evidence against a claim lives in witnesses.py; every kind is importable from here
-from .witnesses import (ConstantGrowth, Counterexample, DefectDiagnosis, Diagnosis, EntailedRefutation,  # noqa: F401
-                        MonteCarloRefutation, OrderConstantGrowth, OrderRefutation, RefutedPremise, RelationAtWitness)
+from .witnesses import (ConstantGrowth, ConstantUnboundedAlongRay, Counterexample, DefectDiagnosis,  # noqa: F401
+                        Diagnosis, EntailedRefutation, MonteCarloRefutation, OrderConstantGrowth, OrderRefutation, RefutedPremise, RelationAtWitness)
 
 
 # ------------------------------------------------------------------------------------ measurements

@@ -9,6 +9,8 @@ which phases of the pipeline run (``engine/pipeline.py``):
 * ``confirm``: a candidate violation re-checked on the one-instance path and judged for rounding;
 * ``ascend``: gradient ascent on the violation score from fresh starts;
 * ``polish``: a holding bound's tightness climbed towards its supremum;
+* ``toward_zero``: a holding constant's tightest instances shrunk toward 0, where the constant may be
+  infinite at one size (``engine/relations/vanishing.py``);
 * ``judge``: the verdict from what was found;
 * ``symbolic``: a SymPy proof where the check asks for one;
 * ``necessity``: each hypothesis weakened in turn.
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PHASES = ("examples", "generate", "confirm", "ascend", "polish", "judge", "symbolic", "necessity")
+PHASES = ("examples", "generate", "confirm", "ascend", "polish", "toward_zero", "judge", "symbolic", "necessity")
 REQUIRED = frozenset({"generate", "confirm", "judge"})  # without them there is no verdict to give
 
 
@@ -47,7 +49,7 @@ class Profile:
         return phase in self.phases
 
 
-_BASIC = frozenset({"examples", "generate", "confirm", "judge", "symbolic"})
+_BASIC = frozenset({"examples", "generate", "confirm", "toward_zero", "judge", "symbolic"})
 _ALL = frozenset(PHASES)
 
 PROFILES = {

@@ -91,6 +91,23 @@ class ConstantGrowth(Witness):
 
 
 @dataclass(frozen=True)
+class ConstantUnboundedAlongRay(ConstantGrowth):
+    """The smallest admissible constant of a relation, infinite at one assignment: lhs / rhs rising as the
+    named inputs of one instance are shrunk toward 0 (``growth``: ({"factor": f}, ratio) along the ray,
+    from factor 1; built by ``engine/relations/vanishing.py``)."""
+
+    dims: dict[str, Any]
+    inputs: tuple[str, ...]
+    recheck: str  # how the far end was evaluated again, and its ratio there
+    values: dict[str, Any]  # the instance at the far end
+
+    def witness(self) -> dict[str, Any]:
+        return {"relation": self.relation, "dims": self.dims, "inputs": list(self.inputs),
+                "ray": [{"factor": f["factor"], "ratio": r} for f, r in self.growth], "slope": self.slope,
+                "recheck": self.recheck, "values": self.values}
+
+
+@dataclass(frozen=True)
 class OrderRefutation(Witness):
     """Measured log-log slopes outside the claimed order (``OrderEstimate`` has the summary)."""
 

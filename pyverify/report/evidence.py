@@ -13,10 +13,10 @@ from typing import Any
 
 from ..checks.claim import CompiledClaim
 from ..checks.precision import name
-from ..engine.evidence import (HELD_AT_WITNESS, ConstantEstimate, ConstantGrowth, Counterexample, DefectDiagnosis,
-                               EntailedRefutation, ExistenceWitness, Inconclusive, MonteCarloAgreement,
-                               MonteCarloRefutation, OrderEstimate, OrderRefutation, Precision, SymbolicProof,
-                               Tightness, TightnessSpread, Undecided)
+from ..engine.evidence import (HELD_AT_WITNESS, ConstantEstimate, ConstantGrowth, ConstantUnboundedAlongRay,
+                               Counterexample, DefectDiagnosis, EntailedRefutation, ExistenceWitness, Inconclusive,
+                               MonteCarloAgreement, MonteCarloRefutation, OrderEstimate, OrderRefutation, Precision,
+                               SymbolicProof, Tightness, TightnessSpread, Undecided)
 from ..engine.relations.order import orders_text
 from ..engine.result import Result, round_floats
 
@@ -224,6 +224,14 @@ def _violated(r: dict) -> bool:
 def _growth(w: ConstantGrowth) -> list[str]:
     if not w.growth:
         return []
+    if isinstance(w, ConstantUnboundedAlongRay):
+        (f0, r0), (f1, r1) = round_floats(w.growth[0]), round_floats(w.growth[-1])
+        shrunk = " and ".join(f"`{n}`" for n in w.inputs)
+        where = f" at {_dims(w.dims)}" if w.dims else ""
+        return [f"No constant makes `{w.relation}` hold{where}: shrinking {shrunk} of one instance toward 0 "
+                f"(every multiple an instance of the hypotheses) raises the left/right ratio from {num(r0)} to "
+                f"{num(r1)} at {num(f1['factor'])} times the original size, as a power (log–log slope "
+                f"{num(round_floats(w.slope))}); {w.recheck}."]
     (d0, r0), (d1, r1) = round_floats(w.growth[0]), round_floats(w.growth[-1])
     return [f"The smallest constant making `{w.relation}` hold grows with size: "
             f"{num(r0)} at {_dims(d0)} to {num(r1)} at {_dims(d1)} "

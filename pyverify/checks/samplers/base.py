@@ -158,6 +158,14 @@ def _radius(t: torch.Tensor, lo: float, hi: float) -> torch.Tensor:
     return lo + (hi - lo) * torch.sigmoid(t)
 
 
+def _radius_scaled(rad: torch.Tensor, hi: float, factors: torch.Tensor) -> torch.Tensor:
+    """The parameter ``rad`` (of ``_radius(rad, 0, hi)``, one instance) of each multiple of its radius by
+    ``factors`` in (0, 1]: one row per factor. The inverse of the sigmoid, clamped short of its ends."""
+    p = (torch.sigmoid(rad.reshape(1, *rad.shape[1:])) * factors.reshape(-1, *([1] * (rad.dim() - 1))))
+    p = p.clamp(1e-300, 1 - 1e-16)
+    return torch.log(p) - torch.log1p(-p)
+
+
 def _scale_to(m: torch.Tensor, radius: torch.Tensor, norm: str) -> torch.Tensor:
     """Rescale each matrix (B, a, b) to the given norm (B,)."""
     if norm == "fro":
@@ -208,6 +216,14 @@ class Sampler:
 
     def value(self, theta: dict[str, torch.Tensor]) -> Any:
         raise NotImplementedError
+
+    def toward_zero(self, theta: dict[str, torch.Tensor], factors: torch.Tensor) -> dict[str, torch.Tensor] | None:
+        """The instance ``theta`` (a batch of one) with its value multiplied by each of ``factors`` (in (0, 1]),
+        one row per factor, where the hypothesis contains every such multiple of its instances (a norm range
+        that starts at 0); None for a hypothesis that does not (a unit sphere, an orthogonal group, a floor
+        on the norm). A constant bound judged along these rays (``engine/relations/vanishing.py``) may only
+        leave the hypothesis where this says it stays."""
+        return None
 
     def satisfied(self, value: Any, tol: float = 1e-9) -> torch.Tensor:
         """(B,) bool: does each instance satisfy the hypothesis? (for the sampler tests)"""

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import torch
 
-from .base import skew, Constraint, Derived, Param, Sampler, SymbolicUnsupported, _radius, _scale_to
+from .base import skew, Constraint, Derived, Param, Sampler, SymbolicUnsupported, _radius, _radius_scaled, _scale_to
 
 LO_LE_HI = Constraint("lo <= hi", ("lo", "hi"), lambda p: p["lo"] <= p["hi"])
 
 
 def _size(name: str, doc: str, **kw) -> Param:
     return Param(name, "int", lo=1, doc=doc, **kw)
+
+
+def _toward_zero(theta: dict, factors: torch.Tensor, lo: float, hi: float) -> dict | None:
+    """A norm range [lo, hi] contains the multiples in (0, 1] of its instances only where lo = 0: the radius
+    parameter scaled, the direction (or raw matrix) repeated."""
+    if lo != 0:
+        return None
+    k = factors.shape[0]
+    return {name: (_radius_scaled(v, hi, factors) if name == "rad" else v.expand(k, *v.shape[1:]).clone())
+            for name, v in theta.items()}
 
 
 class Vec(Sampler):
@@ -26,6 +36,9 @@ class Vec(Sampler):
     def value(self, th):
         d = th["dir"] / torch.linalg.vector_norm(th["dir"], dim=-1, keepdim=True).clamp_min(1e-300)
         return d * _radius(th["rad"], self.p["lo"], self.p["hi"])
+
+    def toward_zero(self, theta, factors):
+        return _toward_zero(theta, factors, self.p["lo"], self.p["hi"])
 
     def satisfied(self, v, tol=1e-9):
         n = torch.linalg.vector_norm(v, dim=-1)
@@ -52,6 +65,11 @@ class Scalar(Sampler):
 
     def value(self, th):
         return _radius(th["t"], self.p["lo"], self.p["hi"])
+
+    def toward_zero(self, theta, factors):
+        if self.p["lo"] != 0:
+            return None
+        return {"t": _radius_scaled(theta["t"], self.p["hi"], factors)}
 
     def satisfied(self, v, tol=1e-9):
         return (v >= self.p["lo"] - tol) & (v <= self.p["hi"] + tol)
@@ -112,6 +130,9 @@ class Mat(Sampler):
 
     def value(self, th):
         return _scale_to(self._structure(th["raw"]), _radius(th["rad"], self.p["lo"], self.p["hi"]), self.p["norm"])
+
+    def toward_zero(self, theta, factors):
+        return _toward_zero(theta, factors, self.p["lo"], self.p["hi"])
 
     def satisfied(self, v, tol=1e-9):
         n = torch.linalg.svdvals(v)[..., 0] if self.p["norm"] == "op" else torch.linalg.matrix_norm(v)

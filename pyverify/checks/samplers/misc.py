@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .base import Param, Sampler, TensorKwargs, _radius
+from .base import Param, Sampler, TensorKwargs, _radius, _radius_scaled
 from .linalg import LO_LE_HI, Scalar, Vec
 
 
@@ -49,6 +49,12 @@ class SmallAngle(Sampler):
         lo = self.p["lo"] * eps
         d = th["dir"] / torch.linalg.vector_norm(th["dir"], dim=-1, keepdim=True).clamp_min(1e-300)
         return d * _radius(th["rad"], lo, eps)
+
+    def toward_zero(self, theta, factors):
+        if self.p["lo"] != 0:
+            return None
+        k = factors.shape[0]
+        return {"dir": theta["dir"].expand(k, -1).clone(), "rad": _radius_scaled(theta["rad"], self.p["eps"], factors)}
 
     def satisfied(self, v, tol=1e-9):
         return torch.linalg.vector_norm(v, dim=-1) <= self.p["eps"] + tol

@@ -7,7 +7,7 @@ Pointwise identities and bounds, unnamed constants and existence are judged on t
 from __future__ import annotations
 
 from ...checks.claim import RelationKind
-from .constant import ConstantJudge
+from .constant_judge import ConstantJudge
 from .exists import ExistenceJudge
 from .expectation import ExpectationJudge
 from .order import OrderJudge

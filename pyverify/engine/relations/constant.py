@@ -1,5 +1,6 @@
 """Constant claims: "lhs <= C rhs for some constant C" — the smallest constant the search could not
-beat, per sweep assignment, and whether it grows along the sweep (then no constant exists)."""
+beat, per sweep assignment, and whether it grows along the sweep (then no constant exists). The judge that
+runs these steps is ``constant_judge.py``; a constant infinite at one size is ``vanishing.py``'s."""
 
 from __future__ import annotations
 
@@ -8,15 +9,12 @@ import math
 from ...checks.compiled import Compiled
 from ...checks.precision import name
 from ...registry import Verdict
-from ..context import NumericContext
 from ..evidence import ConstantEstimate, ConstantGrowth, ConstantOfRelation
-from ..falsify import SearchOutcome, recheck
-from ..no_constant import confirm_no_constant
-from ..pipeline import Searched, SearchJudge, evaluates_user_code, explore, measured, ratio_on_two_paths
+from ..falsify import recheck
+from ..pipeline import Searched, evaluates_user_code, explore, measured, ratio_on_two_paths
 from ..result import Outcome
 from ..run import ClaimRun
 from ..scoring import LOW_PRECISION_RATIO_ALLOWANCE
-from .pointwise import assumptions_unmet
 
 
 # a smallest constant below this is a left side at the rounding level of its right side (an unbatched
@@ -38,39 +36,6 @@ def loglog_slope(xs: list[float], ys: list[float]) -> float:
     mx, my = sum(xs) / n, sum(ys) / n
     sxx = sum((x - mx) ** 2 for x in xs)
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
-
-
-class ConstantJudge(SearchJudge):
-    """The search runs to the end at every assignment (no violation refutes: the constant is unnamed) and
-    the polishing raises the reported constant."""
-
-    stops_early = False
-    confirms = False
-    polishes_constants = True
-
-    def at_assignment(self, run: ClaimRun, comp: Compiled, out: SearchOutcome, ctx: NumericContext) -> Outcome | bool:
-        """An instance where the bound fails for every positive constant (its right side <= 0, its left side
-        positive: ``engine/no_constant.py``) refutes once confirmed; no constant can rescue it."""
-        meaning = super().at_assignment(run, comp, out, ctx)
-        if meaning is True and out.no_constant is not None:
-            refutation = confirm_no_constant(run, comp, out.no_constant)
-            if refutation is not None:
-                return refutation
-        return meaning
-
-    def verdict(self, run: ClaimRun, searched: Searched) -> Outcome:
-        unmet = assumptions_unmet(run, searched)
-        if unmet is not None:
-            return unmet
-        texts = [r.text for r in run.compiled.relations]
-        carry_across_the_sweep(run, searched)
-        outcome = judge_constant(searched, texts, run.compiled.check.constant)
-        growth = next((e for e in outcome.evidence if isinstance(e, ConstantGrowth)), None)
-        if outcome.verdict is Verdict.refuted and growth is not None and growth.relation in texts \
-                and _search_the_low_end_again(run, searched, texts.index(growth.relation), growth):
-            carry_across_the_sweep(run, searched)  # what the second search found, at the other sizes too
-            outcome = judge_constant(searched, texts, run.compiled.check.constant)
-        return outcome
 
 
 def same_hypotheses(a: Compiled, b: Compiled) -> bool:
@@ -150,7 +115,7 @@ LOW_END = 2  # ... at this many of its smallest sizes
 AGAIN_STREAM = 1 << 20  # stream offsets of the second search, apart from the first search's (one per assignment)
 
 
-def _search_the_low_end_again(run: ClaimRun, searched: Searched, j: int, growth: ConstantGrowth) -> bool:
+def search_the_low_end_again(run: ClaimRun, searched: Searched, j: int, growth: ConstantGrowth) -> bool:
     """The search's largest ratio at a size is a lower estimate of the smallest admissible constant there, and
     at a small budget a noisy one: an estimate that fell short at the smallest size makes a flat constant
     look like growth (0.069 at the smallest size where other seeds find 0.26). The line's
