@@ -105,3 +105,24 @@ def test_a_hypothesis_without_its_multiples_gives_no_ray(text):
     sampler = parse_sampler(text, {})
     theta = sampler.init(1, torch.Generator().manual_seed(0), {"dtype": torch.float64, "device": "cpu"})
     assert sampler.toward_zero(theta, torch.ones(2, dtype=torch.float64)) is None
+
+
+def test_the_report_shows_a_ray_refutation_and_its_json_fits_the_schema(make_registry, tmp_path):
+    import json
+
+    import jsonschema
+
+    from conftest import REPO, claim_yaml
+    from pyverify.cli import main
+    from pyverify.report import schema
+
+    check = ("check: {given: {x: 'vec(3)', y: 'vec(3)'}, assert: 'norm(x) <= norm(x) * norm(y)', relation: constant}\n"
+             "expect: refuted\n")
+    root = make_registry({"a.yaml": "claims:\n" + claim_yaml("A.1", extra=check, kind="bound")})
+    assert main(["report", "--registry", str(root), "--out", str(tmp_path / "out"), "--budget", "quick",
+                 "--no-progress"]) == 0
+    rep = json.loads((tmp_path / "out" / "report.json").read_text())
+    jsonschema.Draft202012Validator(json.loads((REPO / schema.SCHEMA_PATH).read_text())).validate(rep)
+    row = rep["claims"][0]
+    assert row["verdict"] == "refuted" and row["witness"]["ray"][0]["factor"] == 1
+    assert row["evidence"][0].startswith("No constant makes `norm(x) <= norm(x) * norm(y)` hold")
