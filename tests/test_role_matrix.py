@@ -152,3 +152,17 @@ def test_sample_by_sample_is_bounded_and_says_on_how_many_samples_it_judged(monk
     assert result.verdict is Verdict.refuted and "samples asked for" in result.message, result.message
     roles.unbind_all()  # batchable code (the reference) is not bounded
     assert run_claim(compiled_claim({**EXPECTATION, "samples": 300}), budget="quick").verdict is Verdict.holds
+
+
+def test_the_rays_toward_zero_spare_a_correct_hostile_layer_and_refute_a_planted_error_in_its_claim(shipped, tmp_path):
+    """A constant claim on the user's code (the per-instance matrix_exp rotation, float64) is judged along
+    rays toward 0 too: the correct code still holds, and the claim with the difference dropped from its left
+    side, whose constant is infinite at every size, is refuted there, its far end read on two paths."""
+    from test_dodged_claims import _planted
+
+    _bind("rotation", hostile.CONVENTIONS["rotation"][0], "float64")
+    held = _run(shipped, "T5.3")
+    assert held.verdict is Verdict.holds, held.message
+    planted = _planted(tmp_path, "T5.3", [("R_str(gen.L, s) - R_str(gen.L, s - r))'", "R_str(gen.L, s))'")])
+    assert planted.verdict is Verdict.refuted and "is infinite at" in planted.message, planted.message
+    assert planted.witness["inputs"] and "paths" in planted.witness["recheck"], planted.witness["recheck"]

@@ -158,11 +158,13 @@ def _radius(t: torch.Tensor, lo: float, hi: float) -> torch.Tensor:
     return lo + (hi - lo) * torch.sigmoid(t)
 
 
-def _radius_scaled(rad: torch.Tensor, hi: float, factors: torch.Tensor) -> torch.Tensor:
+def _radius_scaled(rad: torch.Tensor, factors: torch.Tensor) -> torch.Tensor:
     """The parameter ``rad`` (of ``_radius(rad, 0, hi)``, one instance) of each multiple of its radius by
-    ``factors`` in (0, 1]: one row per factor. The inverse of the sigmoid, clamped short of its ends."""
-    p = (torch.sigmoid(rad.reshape(1, *rad.shape[1:])) * factors.reshape(-1, *([1] * (rad.dim() - 1))))
-    p = p.clamp(1e-300, 1 - 1e-16)
+    ``factors`` in (0, 1], one row per factor: the radius is hi * sigmoid(rad), so the sigmoid scales and
+    hi drops out. The inverse of the sigmoid, clamped short of its ends."""
+    factors = factors.to(rad)  # on the instance's device and dtype
+    p = torch.sigmoid(rad.reshape(1, *rad.shape[1:])) * factors.reshape(-1, *([1] * (rad.dim() - 1)))
+    p = p.clamp(torch.finfo(p.dtype).tiny, 1 - torch.finfo(p.dtype).eps)
     return torch.log(p) - torch.log1p(-p)
 
 

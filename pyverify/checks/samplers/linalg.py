@@ -13,13 +13,13 @@ def _size(name: str, doc: str, **kw) -> Param:
     return Param(name, "int", lo=1, doc=doc, **kw)
 
 
-def _toward_zero(theta: dict, factors: torch.Tensor, lo: float, hi: float) -> dict | None:
+def _toward_zero(theta: dict, factors: torch.Tensor, lo: float) -> dict | None:
     """A norm range [lo, hi] contains the multiples in (0, 1] of its instances only where lo = 0: the radius
     parameter scaled, the direction (or raw matrix) repeated."""
     if lo != 0:
         return None
     k = factors.shape[0]
-    return {name: (_radius_scaled(v, hi, factors) if name == "rad" else v.expand(k, *v.shape[1:]).clone())
+    return {name: (_radius_scaled(v, factors) if name == "rad" else v.expand(k, *v.shape[1:]).clone())
             for name, v in theta.items()}
 
 
@@ -38,7 +38,7 @@ class Vec(Sampler):
         return d * _radius(th["rad"], self.p["lo"], self.p["hi"])
 
     def toward_zero(self, theta, factors):
-        return _toward_zero(theta, factors, self.p["lo"], self.p["hi"])
+        return _toward_zero(theta, factors, self.p["lo"])
 
     def satisfied(self, v, tol=1e-9):
         n = torch.linalg.vector_norm(v, dim=-1)
@@ -69,7 +69,7 @@ class Scalar(Sampler):
     def toward_zero(self, theta, factors):
         if self.p["lo"] != 0:
             return None
-        return {"t": _radius_scaled(theta["t"], self.p["hi"], factors)}
+        return {"t": _radius_scaled(theta["t"], factors)}
 
     def satisfied(self, v, tol=1e-9):
         return (v >= self.p["lo"] - tol) & (v <= self.p["hi"] + tol)
@@ -132,7 +132,7 @@ class Mat(Sampler):
         return _scale_to(self._structure(th["raw"]), _radius(th["rad"], self.p["lo"], self.p["hi"]), self.p["norm"])
 
     def toward_zero(self, theta, factors):
-        return _toward_zero(theta, factors, self.p["lo"], self.p["hi"])
+        return _toward_zero(theta, factors, self.p["lo"])
 
     def satisfied(self, v, tol=1e-9):
         n = torch.linalg.svdvals(v)[..., 0] if self.p["norm"] == "op" else torch.linalg.matrix_norm(v)

@@ -54,7 +54,7 @@ class SmallAngle(Sampler):
         if self.p["lo"] != 0:
             return None
         k = factors.shape[0]
-        return {"dir": theta["dir"].expand(k, -1).clone(), "rad": _radius_scaled(theta["rad"], self.p["eps"], factors)}
+        return {"dir": theta["dir"].expand(k, -1).clone(), "rad": _radius_scaled(theta["rad"], factors)}
 
     def satisfied(self, v, tol=1e-9):
         return torch.linalg.vector_norm(v, dim=-1) <= self.p["eps"] + tol
