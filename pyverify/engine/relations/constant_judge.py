@@ -57,7 +57,7 @@ class ConstantJudge(SearchJudge):
                 # what the sweep measured stays in the evidence: the estimate, next to the ray that exceeds it
                 refuted = rays.refutation
                 return Outcome(refuted.verdict, refuted.message, refuted.worst, outcome.evidence + refuted.evidence)
-            raised = [j for j, (dims, ratio) in rays.largest.items()
+            raised = [j for j, (_, ratio) in rays.largest.items()
                       if ratio > searched.polished.get(j, (None, -math.inf))[1]]
             if raised:
                 # a larger ratio met on a ray is the constant's, like a polished one: it raises the constant

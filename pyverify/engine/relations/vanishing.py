@@ -196,7 +196,8 @@ def _again(run: ClaimRun, comp: Compiled, theta: dict, k: int, j: int) -> tuple[
     try:
         with torch.no_grad():
             sides = comp.evaluate_one(one, 0, CPU64)
-        if not bool(score_sides(sides, run.tol, torch.float64).assume_ok[0]):
+        scored = score_sides(sides, run.tol, torch.float64)
+        if not bool(scored.assume_ok[0]):
             return None, "on the one-instance float64 path the far end is not an admissible instance"
         exact: list[float] = []
 
@@ -211,8 +212,7 @@ def _again(run: ClaimRun, comp: Compiled, theta: dict, k: int, j: int) -> tuple[
             r, admissible = ratio_on_two_paths(run, comp, one, j)
             path = "the smaller of two floating-point paths of the user's code"
         else:
-            sc = score_sides(sides, run.tol, torch.float64)
-            r, admissible = float(sc.ratio[j][0]), bool(sc.assume_ok[0])
+            r, admissible = float(scored.ratio[j][0]), True
             path = "the one-instance float64 path"
     except Exception as exc:  # noqa: BLE001 - the far end cannot be evaluated again: no refutation
         return None, f"the far end could not be evaluated again ({type(exc).__name__})"
