@@ -1,10 +1,12 @@
 """The same claims on the CPU and on CUDA must reach the same verdicts: compare two runs claim by claim.
 
     python scripts/compare_devices.py CPU.json CUDA.json
-    python scripts/compare_devices.py --run [--budget quick] [--seed 0] [--device cuda] [--jobs 4] [--keep DIR] [--only ID ...]
+    python scripts/compare_devices.py --run [--budget quick] [--seed 0] [--device cuda] [--jobs 4] [--device-jobs 1]
+                                      [--keep DIR] [--only ID ...]
 
 The first form reads two ``pyverify check --format json`` outputs; the second makes them (the CPU run with
-``--jobs`` workers, the CUDA run in one process) and keeps them in ``--keep`` if given.
+``--jobs`` workers, the CUDA run with ``--device-jobs`` workers sharing the card), prints each run's wall time
+and keeps them in ``--keep`` if given.
 
 The random streams differ between devices (a generator on CUDA draws other numbers than one on the CPU
 from the same seed), so witnesses, worst figures and messages may differ; verdicts may not. The script
@@ -23,6 +25,7 @@ import math
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 
@@ -74,9 +77,11 @@ def differences(cpu: dict, cuda: dict) -> tuple[list[str], float, str | None]:
 def _check(args: list[str], out: Path) -> None:
     cmd = [sys.executable, "-m", "pyverify", "check", "--format", "json", "--no-progress", "--out", str(out), *args]
     print("running:", " ".join(cmd[1:]), flush=True)
+    started = time.monotonic()
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL)
     if done.returncode not in (0, 1):  # 1: some verdict differs from its expect, still a complete run
         raise _unusable(f"`{' '.join(cmd[1:])}` exited {done.returncode}")
+    print(f"  wall time {time.monotonic() - started:.1f} s", flush=True)
 
 
 def main(argv: list[str]) -> int:
@@ -87,6 +92,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", default="cuda", help="the device compared with the CPU (default cuda)")
     p.add_argument("--jobs", type=int, default=4, help="CPU workers for the CPU run (default 4)")
+    p.add_argument("--device-jobs", type=int, default=1,
+                   help="workers for the run on --device, all on the one card (default 1)")
     p.add_argument("--keep", type=Path, default=None, help="with --run: keep cpu.json and cuda.json in this folder")
     p.add_argument("--only", nargs="+", default=[], metavar="ID", help="with --run: these claims only")
     args = p.parse_args(argv)
@@ -98,7 +105,7 @@ def main(argv: list[str]) -> int:
         paths = [folder / "cpu.json", folder / f"on-{args.device.replace(':', '')}.json"]
         common = ["--budget", args.budget, "--seed", str(args.seed), *args.only]
         _check([*common, "--device", "cpu", "--jobs", str(args.jobs)], paths[0])
-        _check([*common, "--device", args.device, "--jobs", "1"], paths[1])
+        _check([*common, "--device", args.device, "--jobs", str(args.device_jobs)], paths[1])
     else:
         paths = args.files
     cpu, cuda = (_load(path) for path in paths)

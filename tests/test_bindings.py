@@ -326,7 +326,7 @@ def test_forkserver_workers_keep_the_decay_a_binding_declares(shipped, monkeypat
 
     from pyverify.engine import check_claims, parallel
 
-    def forkserver():
+    def forkserver(device="cpu"):
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(parallel._PRELOAD)
         return ctx, True

@@ -135,3 +135,38 @@ def test_no_device_tensor_is_read_by_numpy_without_cpu_first():
                 if not line[:m.start()].endswith(".cpu()"):
                     offenders.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
     assert not offenders, offenders
+
+
+def test_workers_on_an_accelerator_start_from_a_server_that_never_touched_it():
+    """The command line asks torch whether the card exists before any worker starts; a worker forked from that
+    process would inherit a CUDA runtime it cannot use. Workers for any device but the CPU come from the
+    forkserver, which has only imported modules."""
+    import sys
+
+    from pyverify.engine import parallel
+
+    ctx, server = parallel._context("cuda")
+    assert (ctx.get_start_method(), server) == ("forkserver", True)
+    if sys.platform.startswith("linux"):
+        assert parallel._context("cpu")[0].get_start_method() == "fork"
+
+
+def test_the_papers_claims_run_in_forkserver_workers(papers, monkeypatch):
+    """The workers that serve an accelerator (and every worker off Linux) start from a server that has not
+    loaded the content: the registry they receive names the content's functions, so it is unpickled only
+    after the content is loaded. Issue 20's first CUDA run with workers failed here (KeyError on a name)."""
+    import multiprocessing as mp
+
+    from pyverify.engine import check_claims, parallel
+
+    def forkserver(device="cpu"):
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(parallel._PRELOAD)
+        return ctx, True
+
+    ids = ["T0.3", "PE.Lem11"]
+    alone = check_claims(papers, ids, "quick", 0, "cpu", jobs=1)
+    monkeypatch.setattr(parallel, "_context", forkserver)
+    served = check_claims(papers, ids, "quick", 0, "cpu", jobs=2)
+    assert [(r.id, r.verdict, r.worst) for r in served] == [(r.id, r.verdict, r.worst) for r in alone]
+    assert all(r.verdict is not Verdict.error for r in served), [r.message for r in served]

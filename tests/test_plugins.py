@@ -173,7 +173,7 @@ def test_forkserver_workers_import_the_opted_in_plugins(monkeypatch):
     from pyverify.engine import parallel
     from pyverify.engine.runner import check_claims
 
-    def forkserver():
+    def forkserver(device="cpu"):
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(parallel._PRELOAD)
         return ctx, True

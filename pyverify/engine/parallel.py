@@ -1,9 +1,11 @@
-"""Claims checked in worker processes (CPU only): the registry is shared, one torch thread per worker."""
+"""Claims checked in worker processes: the registry is shared, one torch thread per worker; on an accelerator
+the workers share its one card, each with its own context."""
 
 from __future__ import annotations
 
 import importlib
 import multiprocessing as mp
+import pickle
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -16,23 +18,23 @@ _REG = None
 _PRELOAD = ["pyverify.engine.claim", "pyverify.provers.symbolic", "pyverify.provers.interval", "pyverify.engine.necessity"]
 
 
-def _init(registry, plugins: list[tuple[str, str, str]], bindings: list[tuple] = ()) -> None:
-    """A forkserver worker starts from the server's imports only: it receives the registry pickled and
-    imports the plugins the parent opted into, and activates its bindings (a forked worker inherits all)."""
+def _init(registry: bytes | None, plugins: list[tuple[str, str, str]], bindings: list[tuple] = ()) -> None:
+    """A forkserver worker starts from the server's imports only: it loads the content packages and the
+    plugins the parent opted into, activates its bindings, and only then unpickles the registry, whose
+    function records travel by name (a forked worker inherits all)."""
     global _REG
     if registry is not None:
         from ..checks.binding_sources import import_target
         from ..checks.plugins import ensure_content, load_plugin
         from ..checks.roles import bind, parse_decay
 
+        ensure_content()
         for origin, opted_in_by, name in plugins:
             load_plugin(origin, opted_in_by, name)
-        if bindings:
-            ensure_content()  # the roles are the content's: a forkserver worker has not loaded it yet
         for role, spec, conventions, precision, where, decay in bindings:
             bind(role, import_target(spec, where), spec, dict(conventions), precision, where,
                  parse_decay(decay, where) if decay is not None else None)
-        _REG = registry
+        _REG = pickle.loads(registry)
 
 
 def _declared_text(binding) -> str | None:
@@ -51,11 +53,13 @@ def _one(args):
         return run_registry_claim(_REG, cid, budget, seed, device)
 
 
-def _context():
-    """fork where it is safe and cheap: Linux, and no torch computation has run in this process yet (its
-    thread pools would not survive a fork). Otherwise forkserver: workers fork from a server that imported
-    the engine once (spawn would import torch again in every worker)."""
-    if sys.platform.startswith("linux"):
+def _context(device: str = "cpu"):
+    """fork where it is safe and cheap: Linux, the CPU, and no torch computation has run in this process yet
+    (its thread pools would not survive a fork). Otherwise forkserver: workers fork from a server that
+    imported the engine once (spawn would import torch again in every worker). An accelerator always takes
+    the server: its runtime cannot be forked once this process has asked it anything (the command line asked
+    whether the device exists), and the server never has."""
+    if sys.platform.startswith("linux") and device == "cpu":
         # imported once here, before the fork, rather than once in every worker (SymPy alone takes ~1 s)
         for module in _PRELOAD:
             importlib.import_module(module)
@@ -78,7 +82,7 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
     global _REG
     from ..checks.plugins import LOADED
 
-    ctx, server = _context()
+    ctx, server = _context(device)
     # content packages load themselves in every process; the opted-in plugins are handed over
     plugins = [(p.origin, p.opted_in_by, p.name) for p in LOADED.values() if not p.content]
     from ..checks.roles import ACTIVE
@@ -91,7 +95,7 @@ def run_parallel(reg, claims, budget, seed, device, jobs, bar):
     work = sorted(claims, key=_cost_rank)
     by_id = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                             initargs=(reg if server else None, plugins, bindings)) as pool:
+                             initargs=(pickle.dumps(reg) if server else None, plugins, bindings)) as pool:
         futures = {pool.submit(_one, (c.id, budget, seed, device)): c.id for c in work}
         for fut in as_completed(futures):
             try:

@@ -144,7 +144,7 @@ def _check_claims(registry: Registry, ids: Sequence[str], chosen: Profile, seed:
         return [by_id[c.id] for c in selected]
     bar = _progress_bar(len(selected)) if progress else None
     try:
-        if jobs > 1 and len(selected) > 1 and device == "cpu":
+        if jobs > 1 and len(selected) > 1:
             from .parallel import run_parallel
 
             return run_parallel(registry, selected, chosen, seed, device, jobs, bar)

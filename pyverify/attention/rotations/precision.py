@@ -40,7 +40,9 @@ def rotation_dtype(dtype: torch.dtype) -> torch.dtype:
 def autocast_off(device: torch.device | str):
     """A context in which autocast is disabled for ``device``'s type (a no-op where autocast does not exist)."""
     device_type = torch.device(device).type
-    if not torch.amp.is_autocast_available(device_type):
+    # autocast always exists on cpu and cuda: asking would cost a graph break under torch.compile, since
+    # dynamo (torch 2.11, CUDA) cannot trace the question (seen on an H200 in benchmarks/gpu_check.sh)
+    if device_type not in ("cpu", "cuda") and not torch.amp.is_autocast_available(device_type):
         return contextlib.nullcontext()
     return torch.autocast(device_type=device_type, enabled=False)
 
