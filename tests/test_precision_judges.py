@@ -188,6 +188,39 @@ def test_a_constant_made_of_the_code_paths_rounding_is_read_on_a_second_path(shi
     assert result.verdict is Verdict.refuted and "grows with size" in result.message, result.message
 
 
+def test_a_constant_partly_made_of_the_code_paths_rounding_counts_with_its_smaller_path(monkeypatch):
+    """T6.2.corrected against the correct float64 layer at thorough seed 5: at d = 6, ep = 0, k = 100 the
+    tightest instances read 2.66 on the one-instance path and 0.45 in a batch (a left side of 5e-11 against
+    9e-12 over a right side of 2e-11) -- a fall of 6x, short of the 10x the search's estimate once needed
+    before it was read on both paths -- and the constant "grew" 0.45 -> 2.59 along the sweep (a false
+    refutation; 4 minutes to reproduce, recorded in the closing note of 2026-11-28). Each tightest instance
+    now counts with the smaller of its two paths' ratios; a ratio both paths agree on is kept."""
+    from types import SimpleNamespace
+
+    from pyverify.engine import pipeline
+    from pyverify.engine.falsify import Candidate, SearchOutcome
+
+    on_two_paths = {"rounded": 0.45, "rounded too": 0.44, "real": 0.7}
+    monkeypatch.setattr(pipeline, "ratio_on_two_paths", lambda run, comp, theta, j: (on_two_paths[theta], True))
+    bound = SimpleNamespace(functions={"rotation": SimpleNamespace(binding=object())})
+    reference = SimpleNamespace(functions={"rotation": SimpleNamespace(binding=None)})
+
+    def searched(*ratios):
+        names = ("rounded", "rounded too", "real", "unreadable")
+        return SearchOutcome([0.0], [max(ratios)], None, 1, True,
+                             tightest=[[Candidate(n, r) for n, r in zip(names, ratios)]])
+
+    partly = searched(2.66, 2.64)
+    agreed = searched(0.45, 0.44, 0.7)
+    unreadable = searched(0.45, 0.44, 0.7, 0.9)  # the second path raises on this one: its own ratio stays
+    own = searched(2.66, 2.64)
+    pipeline._tightness_on_two_paths(None, [(bound, partly), (bound, agreed), (bound, unreadable), (reference, own)])
+    assert partly.worst_ratio == [0.45]
+    assert agreed.worst_ratio == [0.7]
+    assert unreadable.worst_ratio == [0.9]
+    assert own.worst_ratio == [2.66]  # the reference's float64 is its exact meaning's check: not re-read
+
+
 def test_the_reference_alone_on_one_instance_takes_the_batched_kernel_path():
     """The reference's own expm on the one-instance path (where code vmap cannot batch sends every instance)
     is as exact as under vmap: torch's unbatched float64 matrix_exp of this generator errs by more than
