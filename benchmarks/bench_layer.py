@@ -26,7 +26,6 @@ Run: PYTHONPATH=. python benchmarks/bench_layer.py [--device cuda] [--smoke] [--
 from __future__ import annotations
 
 import argparse
-import collections
 import contextlib
 import copy
 import sys
@@ -35,9 +34,9 @@ import time
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torch.utils._python_dispatch import TorchDispatchMode
 
-from _timing import interleaved  # benchmarks/ is on sys.path when a script runs
+from _ops import OpCounter  # benchmarks/ is on sys.path when a script runs
+from _timing import interleaved
 from pyverify.attention.rotations import ESPRAttention
 
 GPU_SHAPES = ((4, 1024, 512, 8), (8, 4096, 1024, 16))  # issue 20's table
@@ -144,24 +143,6 @@ def timed(layers, mode, device, train: bool, reps: int, budget_s: float, statist
     return interleaved(fns, reps=reps, budget_s=budget_s, statistic=statistic)
 
 
-VIEWS = {"view", "_unsafe_view", "transpose", "t", "expand", "slice", "detach", "unsqueeze", "squeeze",
-         "permute", "split", "split_with_sizes", "unbind", "as_strided", "alias", "select", "unflatten", "_reshape_alias",
-         "promote_types", "result_type"}  # views and dtype queries: no kernel
-SYNCS = {"_local_scalar_dense", "_linalg_check_errors", "item", "nonzero", "is_nonzero"}
-
-
-class OpCounter(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.ops = collections.Counter()
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        name = func.overloadpacket.__name__
-        if name not in VIEWS:
-            self.ops[name] += 1
-        return func(*args, **(kwargs or {}))
-
-
 def op_counts(layers, mode, device, train: bool) -> dict[str, tuple[int, int]]:
     """name -> (aten operators that run, of which host syncs) in one call (the second: caches are warm)."""
     out = {}
@@ -176,7 +157,7 @@ def op_counts(layers, mode, device, train: bool) -> dict[str, tuple[int, int]]:
                 else:
                     with torch.no_grad():
                         call(module, x, r)
-        out[name] = (sum(counter.ops.values()), sum(counter.ops[s] for s in SYNCS))
+        out[name] = (sum(counter.ops.values()), counter.syncs())
     return out
 
 
