@@ -13,8 +13,11 @@ launch latency; a synchronisation is counted at ``--sync-us``, default 20): a fl
 the same claims, and the ratio to the CPU time says which claims a GPU can never speed up.
 
     PYTHONPATH=. python benchmarks/engine_ops.py [--budget quick] [--seed 0] [--top 15] [ID ...]
+    PYTHONPATH=. python benchmarks/engine_ops.py --profile [--device cuda] ID ...
 
-Without ids: the whole registry (minutes at quick, in one process).
+Without ids: the whole registry (minutes at quick, in one process). ``--profile`` runs each claim once more
+on ``--device`` under ``torch.profiler`` (CUDA activity too on a GPU) and prints the operators that took
+the most time: where the counts leave off, on the machine that has the card.
 """
 
 from __future__ import annotations
@@ -58,6 +61,26 @@ def count(registry, cid: str, budget, seed: int) -> tuple[int, int, int, int, fl
     return ops, syncs, copies, sum(kernels.values()), seconds, result.verdict.value
 
 
+def profile_on(registry, cid: str, budget, seed: int, device: str, rows: int) -> None:
+    """One warm-up run, then one under torch.profiler; the operators by total time (on the device too)."""
+    import torch
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as profiled
+
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.startswith("cuda") else [])
+    with numeric_settings():
+        run_registry_claim(registry, cid, budget, seed, device)
+        started = time.perf_counter()
+        with profiled(activities=activities) as prof:
+            result = run_registry_claim(registry, cid, budget, seed, device)
+        if device.startswith("cuda"):
+            torch.cuda.synchronize()
+    key = "cuda_time_total" if device.startswith("cuda") else "cpu_time_total"
+    print(f"\n{cid} on {device}: {result.verdict.value}, {time.perf_counter() - started:.2f} s under the profiler")
+    print(prof.key_averages().table(sort_by=key, row_limit=rows))
+    print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=rows))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("ids", nargs="*")
@@ -66,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=15, help="claims listed, by launch floor (default 15)")
     parser.add_argument("--launch-us", type=float, default=5.0)
     parser.add_argument("--sync-us", type=float, default=20.0)
+    parser.add_argument("--profile", action="store_true", help="profile the given claims on --device instead")
+    parser.add_argument("--device", default="cpu")
     args = parser.parse_args(argv)
     registry = load_valid_registry(None)
     ids = args.ids or list(registry.claims)
@@ -73,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown claim ids: {', '.join(unknown)}")
     chosen = profile(args.budget)
+    if args.profile:
+        for cid in args.ids:
+            profile_on(registry, cid, chosen, args.seed, args.device, args.top)
+        return 0
     rows = []
     for cid in ids:
         ops, syncs, copies, linalg, seconds, verdict = count(registry, cid, chosen, args.seed)

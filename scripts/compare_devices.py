@@ -2,17 +2,22 @@
 
     python scripts/compare_devices.py CPU.json CUDA.json
     python scripts/compare_devices.py --run [--budget quick] [--seed 0] [--device cuda] [--jobs 4] [--device-jobs 1]
-                                      [--keep DIR] [--only ID ...]
+                                      [--chunk N [--deadline SECONDS]] [--keep DIR] [--only ID ...]
 
 The first form reads two ``pyverify check --format json`` outputs; the second makes them (the CPU run with
 ``--jobs`` workers, the CUDA run with ``--device-jobs`` workers sharing the card), prints each run's wall time
-and keeps them in ``--keep`` if given.
+and keeps them in ``--keep`` if given. With ``--chunk N`` the run on the device checks N claims at a time,
+each chunk its own file: a device run cut short (issue 20's first CUDA runs did not finish within their
+limit, and a cut ``pyverify check`` writes nothing) still compares the chunks that finished, and
+``--deadline`` starts no chunk after that many seconds (the first always runs). A comparison of fewer claims than the CPU run's
+says how many it left out and exits 3 where the claims it compared agree.
 
 The random streams differ between devices (a generator on CUDA draws other numbers than one on the CPU
 from the same seed), so witnesses, worst figures and messages may differ; verdicts may not. The script
 exits 1 when any claim's verdict differs, when a claim ends in ``error`` on either device (on CUDA most
 likely a tensor or generator left on the wrong device), or when the two runs do not hold the same claims
-at the same seed and budget; 0 otherwise; 2 on unusable input. Each difference is listed with both
+at the same seed and budget; 3 when a chunked device run left claims out and the rest agree; 0 otherwise;
+2 on unusable input. Each difference is listed with both
 messages; for the agreeing claims it prints the largest relative difference of the worst figures, a
 measure of how far the two streams led the search apart.
 """
@@ -74,6 +79,26 @@ def differences(cpu: dict, cuda: dict) -> tuple[list[str], float, str | None]:
     return out, spread, where
 
 
+def _chunked(common: list[str], device: list[str], ids: list[str], size: int, deadline: float | None,
+             folder: Path, name: str) -> dict:
+    """The device run, ``size`` claims at a time (each chunk's JSON kept), merged into one run; the first
+    chunk always runs, and those not started before ``deadline`` seconds are left out (and said so)."""
+    started = time.monotonic()
+    merged: dict | None = None
+    chunks = [ids[i: i + size] for i in range(0, len(ids), size)]
+    for k, chunk in enumerate(chunks):
+        if k and deadline is not None and time.monotonic() - started > deadline:
+            print(f"  deadline: {len(chunks) - k} of {len(chunks)} chunks not started", flush=True)
+            break
+        path = folder / f"{name}-{k:03d}.json"
+        _check([*common, *chunk, *device], path)
+        run = _load(path)
+        merged = run if merged is None else merged | {"claims": merged["claims"] + run["claims"]}
+    if merged is None:
+        raise _unusable("the CPU run checked no claim: nothing to run on the device")
+    return merged
+
+
 def _check(args: list[str], out: Path) -> None:
     cmd = [sys.executable, "-m", "pyverify", "check", "--format", "json", "--no-progress", "--out", str(out), *args]
     print("running:", " ".join(cmd[1:]), flush=True)
@@ -96,26 +121,44 @@ def main(argv: list[str]) -> int:
                    help="workers for the run on --device, all on the one card (default 1)")
     p.add_argument("--keep", type=Path, default=None, help="with --run: keep cpu.json and cuda.json in this folder")
     p.add_argument("--only", nargs="+", default=[], metavar="ID", help="with --run: these claims only")
+    p.add_argument("--chunk", type=int, default=None, metavar="N", help="with --run: the device run N claims at a time")
+    p.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
+                   help="with --chunk: start no chunk of the device run after this many seconds")
     args = p.parse_args(argv)
     if args.run == bool(args.files) or (args.files and len(args.files) != 2):
         p.error("give two JSON files, or --run")
+    if (args.chunk is not None and (not args.run or args.chunk < 1)) or (args.deadline is not None and args.chunk is None):
+        p.error("--chunk N (N >= 1) goes with --run, and --deadline with --chunk")
+    left_out = 0
     if args.run:
         folder = args.keep or Path(tempfile.mkdtemp(prefix="compare_devices-"))
         folder.mkdir(parents=True, exist_ok=True)
-        paths = [folder / "cpu.json", folder / f"on-{args.device.replace(':', '')}.json"]
-        common = ["--budget", args.budget, "--seed", str(args.seed), *args.only]
-        _check([*common, "--device", "cpu", "--jobs", str(args.jobs)], paths[0])
-        _check([*common, "--device", args.device, "--jobs", str(args.device_jobs)], paths[1])
+        name = f"on-{args.device.replace(':', '')}"
+        common = ["--budget", args.budget, "--seed", str(args.seed)]
+        device = ["--device", args.device, "--jobs", str(args.device_jobs)]
+        _check([*common, *args.only, "--device", "cpu", "--jobs", str(args.jobs)], folder / "cpu.json")
+        cpu = _load(folder / "cpu.json")
+        if args.chunk is None:
+            _check([*common, *args.only, *device], folder / f"{name}.json")
+            cuda = _load(folder / f"{name}.json")
+        else:
+            ids = [c["id"] for c in cpu["claims"]]
+            cuda = _chunked(common, device, ids, args.chunk, args.deadline, folder, name)
+            left_out = len(ids) - len(cuda["claims"])
+            done = {c["id"] for c in cuda["claims"]}
+            cpu = cpu | {"claims": [c for c in cpu["claims"] if c["id"] in done]}
     else:
-        paths = args.files
-    cpu, cuda = (_load(path) for path in paths)
+        cpu, cuda = (_load(path) for path in args.files)
     found, spread, where = differences(cpu, cuda)
     for line in found:
         print(line)
     print(f"{len(cpu['claims'])} claims on {cpu.get('device')} / {len(cuda['claims'])} on {cuda.get('device')}; "
           f"{len(found)} difference(s) in verdict, error or run; largest relative difference of the worst "
           f"figure among agreeing claims: {spread:.3g}" + (f" ({where})" if where else ""))
-    return 1 if found else 0
+    if left_out:
+        print(f"PARTIAL: {left_out} claim(s) of the CPU run were not run on {args.device} before the deadline "
+              "and are not compared")
+    return 1 if found else (3 if left_out else 0)
 
 
 if __name__ == "__main__":

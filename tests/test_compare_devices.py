@@ -63,3 +63,15 @@ def test_unusable_input_exits_2(tmp_path):
     out = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "cpu.json"), str(tmp_path / "cuda.json")],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "not a readable JSON file" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_chunked_device_run_cut_by_its_deadline_compares_what_finished_and_says_so(tmp_path):
+    """A device run too slow for its limit (issue 20's first CUDA runs) still compares the chunks that
+    finished, names how many claims it left out and does not pass as complete (exit 3)."""
+    out = subprocess.run([sys.executable, str(SCRIPT), "--run", "--device", "cpu", "--jobs", "1", "--chunk", "1",
+                          "--deadline", "0", "--keep", str(tmp_path), "--only", "T4.4", "PE.Lem11"],
+                         capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert "1 claims on cpu / 1 on cpu; 0 difference(s)" in out.stdout
+    assert "PARTIAL: 1 claim(s) of the CPU run were not run on cpu" in out.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cpu.json", "on-cpu-000.json"]
