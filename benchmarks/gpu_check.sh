@@ -39,7 +39,7 @@ if compgen -G ".whl/*.whl" >/dev/null && ! "$PY" -c "import pydantic, flint, gra
     >>"$LOG" 2>&1 || echo "installing .whl/ failed" | tee -a "$LOG"
   export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
 fi
-export PYTHONPATH=".:$PYTHONPATH" PYTHONUNBUFFERED=1
+export PYTHONPATH=".${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 smoke=0; [ "${1:-}" = "--smoke" ] && smoke=1
 status=0
 step() {  # step TITLE SECONDS command...: runs the command within min(SECONDS, what is left), logged
