@@ -221,6 +221,24 @@ def test_a_constant_partly_made_of_the_code_paths_rounding_counts_with_its_small
     assert own.worst_ratio == [2.66]  # the reference's float64 is its exact meaning's check: not re-read
 
 
+def test_the_polished_constant_is_the_climbs_own_not_its_starting_score():
+    """Polishing starts from the search's tightest instances. Their scores are the caller's to read (on two
+    paths where the user's code runs: ``_tightness_on_two_paths``); were the polished constant to start from
+    them, a start's one-path rounding (2.66 where the instance's ratio is 0.45) would come back as the
+    reported constant. The climb reports only the ratios it measured itself, resolved above rounding."""
+    from conftest import compile_check
+    from pyverify.engine.context import CPU64
+    from pyverify.engine.falsify import Candidate, generate
+    from pyverify.engine.polish import polish
+
+    comp = compile_check({"given": {"x": "vec(3, lo=0.5, hi=1)"}, "assert": "norm(x) <= 2 * norm(x)",
+                          "relation": "constant"})
+    drawn = generate(comp, 8, CPU64.seeded(0), None).tightest[0][0]
+    start = Candidate(drawn.theta, 2.66)  # a score no instance of this claim has
+    found = polish(comp, {0: [start]}, 5, CPU64.seeded(0), None)
+    assert found.ratio[0] == pytest.approx(0.5), found.ratio
+
+
 def test_the_reference_alone_on_one_instance_takes_the_batched_kernel_path():
     """The reference's own expm on the one-instance path (where code vmap cannot batch sends every instance)
     is as exact as under vmap: torch's unbatched float64 matrix_exp of this generator errs by more than

@@ -177,7 +177,7 @@ def _polish_bounds(run: ClaimRun, searched: list[tuple[Compiled, SearchOutcome]]
         run.instances += sum(len(cs) for cs in starts.values()) * steps
         for j, ratio in found.ratio.items():
             if constant_kind:
-                polished[j] = (comp.dims, ratio)
+                polished[j] = (comp.dims, max(out.worst_ratio[j], ratio))
             else:
                 out.worst_ratio[j] = max(out.worst_ratio[j], ratio)
         if not constant_kind and found.violation is not None and (violation is None or found.violation.score > violation[1].score):

@@ -29,7 +29,7 @@ POLISH_LR = 1.0  # first step size (a supremum often lies at a saturated radius,
 
 @dataclass
 class Polished:
-    ratio: dict[int, float]  # per polished bound relation, the largest tightness seen within the hypotheses
+    ratio: dict[int, float]  # per polished bound relation, the largest resolved tightness the climb met (or -inf)
     violation: Candidate | None  # the most violating instance met (score > 1), if any
 
 
@@ -40,7 +40,9 @@ def polish(comp: Compiled, starts: dict[int, list[Candidate]], steps: int, ctx: 
     one evaluation per step whatever the number of relations."""
     rels = [j for j, cs in starts.items() if cs]
     rows = [(j, c) for j in rels for c in starts[j]]
-    out = Polished({j: max(c.score for c in starts[j]) for j in rels}, None)
+    # the climb's own resolved ratios only: a start's score is the caller's (read on two paths where the
+    # user's code runs, and possibly made of one path's rounding)
+    out = Polished({j: -math.inf for j in rels}, None)
     if not rows or steps <= 0:
         return out
     theta = {n: {k: torch.cat([c.theta[n][k] for _, c in rows]).detach().clone() for k in rows[0][1].theta[n]}
