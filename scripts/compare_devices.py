@@ -81,8 +81,9 @@ def differences(cpu: dict, cuda: dict) -> tuple[list[str], float, str | None]:
 
 def _chunked(common: list[str], device: list[str], ids: list[str], size: int, deadline: float | None,
              folder: Path, name: str) -> dict:
-    """The device run, ``size`` claims at a time (each chunk's JSON kept), merged into one run; the first
-    chunk always runs, and those not started before ``deadline`` seconds are left out (and said so)."""
+    """The device run, ``size`` claims at a time (each chunk's JSON kept, ``NAME-000.json`` on), merged into
+    one run; the first chunk always runs, and those not started before ``deadline`` seconds are left out
+    (and said so). Without ``--chunk`` the one chunk is every claim of the CPU run."""
     started = time.monotonic()
     merged: dict | None = None
     chunks = [ids[i: i + size] for i in range(0, len(ids), size)]
@@ -119,7 +120,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--jobs", type=int, default=4, help="CPU workers for the CPU run (default 4)")
     p.add_argument("--device-jobs", type=int, default=1,
                    help="workers for the run on --device, all on the one card (default 1)")
-    p.add_argument("--keep", type=Path, default=None, help="with --run: keep cpu.json and cuda.json in this folder")
+    p.add_argument("--keep", type=Path, default=None, help="with --run: keep cpu.json and on-DEVICE-000.json (one per chunk) in this folder")
     p.add_argument("--only", nargs="+", default=[], metavar="ID", help="with --run: these claims only")
     p.add_argument("--chunk", type=int, default=None, metavar="N", help="with --run: the device run N claims at a time")
     p.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
@@ -138,15 +139,11 @@ def main(argv: list[str]) -> int:
         device = ["--device", args.device, "--jobs", str(args.device_jobs)]
         _check([*common, *args.only, "--device", "cpu", "--jobs", str(args.jobs)], folder / "cpu.json")
         cpu = _load(folder / "cpu.json")
-        if args.chunk is None:
-            _check([*common, *args.only, *device], folder / f"{name}.json")
-            cuda = _load(folder / f"{name}.json")
-        else:
-            ids = [c["id"] for c in cpu["claims"]]
-            cuda = _chunked(common, device, ids, args.chunk, args.deadline, folder, name)
-            left_out = len(ids) - len(cuda["claims"])
-            done = {c["id"] for c in cuda["claims"]}
-            cpu = cpu | {"claims": [c for c in cpu["claims"] if c["id"] in done]}
+        ids = [c["id"] for c in cpu["claims"]]
+        cuda = _chunked(common, device, ids, args.chunk or max(1, len(ids)), args.deadline, folder, name)
+        left_out = len(ids) - len(cuda["claims"])
+        done = {c["id"] for c in cuda["claims"]}
+        cpu = cpu | {"claims": [c for c in cpu["claims"] if c["id"] in done]}
     else:
         cpu, cuda = (_load(path) for path in args.files)
     found, spread, where = differences(cpu, cuda)
